@@ -1,0 +1,1 @@
+print("dfbench: no scenarios yet")

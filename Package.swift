@@ -1,0 +1,49 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Our own code is compiled for AVX2 + FMA (x86-64-v3): Swift's baseline SSE2 turns
+// SIMD8 fused multiply-adds into scalar libm calls. Exclusivity checks cost ~20x in the
+// kernels' loops over class-held buffers; the kernels guard their own bounds.
+#if arch(x86_64)
+let vectorISA: [SwiftSetting] = [.unsafeFlags(["-Xcc", "-march=x86-64-v3"])]
+#else
+let vectorISA: [SwiftSetting] = []
+#endif
+let kernelSettings: [SwiftSetting] = vectorISA + [
+    .unsafeFlags(["-enforce-exclusivity=unchecked"]),
+    .unsafeFlags(["-Ounchecked"], .when(configuration: .release)),
+]
+
+let package = Package(
+    name: "DeepFilterKit",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "dfkit", targets: ["dfkit"]),
+        .executable(name: "dfbench", targets: ["dfbench"]),
+        .library(name: "DeepFilterKit", targets: ["DeepFilter", "Realtime", "Inference", "ONNX", "DSP"]),
+    ],
+    targets: [
+        .systemLibrary(name: "CBLAS", pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
+        .systemLibrary(name: "CFFTW", pkgConfig: "fftw3f", providers: [.apt(["libfftw3-dev"])]),
+        .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+
+        .target(name: "Protobuf", swiftSettings: vectorISA),
+        .target(name: "ONNX", dependencies: ["Protobuf"], swiftSettings: vectorISA),
+        .target(name: "Inference", dependencies: ["ONNX", "CBLAS"], swiftSettings: kernelSettings),
+        .target(name: "DSP", dependencies: ["CFFTW", "CSndFile"], swiftSettings: kernelSettings),
+        .target(name: "DeepFilter", dependencies: ["Inference", "DSP"], swiftSettings: kernelSettings),
+        .target(name: "Realtime", dependencies: ["DeepFilter", "DSP"], swiftSettings: vectorISA),
+        .executableTarget(name: "dfkit", dependencies: ["DeepFilter", "Realtime", "Inference", "ONNX", "DSP"],
+                          swiftSettings: vectorISA),
+        .executableTarget(name: "dfbench", dependencies: ["DeepFilter", "Realtime", "Inference", "ONNX", "DSP"],
+                          path: "Benchmarks/dfbench", swiftSettings: vectorISA),
+
+        .testTarget(name: "ProtobufTests", dependencies: ["Protobuf"], swiftSettings: vectorISA),
+        .testTarget(name: "ONNXTests", dependencies: ["ONNX", "Protobuf"], swiftSettings: vectorISA),
+        .testTarget(name: "InferenceTests", dependencies: ["Inference", "ONNX"], swiftSettings: vectorISA),
+        .testTarget(name: "DSPTests", dependencies: ["DSP"], swiftSettings: vectorISA),
+        .testTarget(name: "DeepFilterTests", dependencies: ["DeepFilter", "DSP", "Inference"], swiftSettings: vectorISA),
+        .testTarget(name: "RealtimeTests", dependencies: ["Realtime", "DeepFilter", "DSP"], swiftSettings: vectorISA),
+        .testTarget(name: "CLITests", dependencies: ["dfkit"], swiftSettings: vectorISA),
+    ]
+)

@@ -1,0 +1,1 @@
+// Placeholder until the module's first real source file lands; delete then.
