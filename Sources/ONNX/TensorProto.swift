@@ -35,7 +35,17 @@ public struct TensorProto: Sendable {
     public init() {}
 
     /// Number of elements the dims describe (1 for a scalar).
+    ///
+    /// Exact for every decoded tensor (the decoder rejects negative dims and products that
+    /// overflow); for such dims set by hand it is `Int.max`, which no payload can match.
     public var elementCount: Int {
-        dims.reduce(1) { $0 * Int($1) }
+        var count = 1
+        for dim in dims {
+            guard dim >= 0, let size = Int(exactly: dim) else { return .max }
+            let (product, overflow) = count.multipliedReportingOverflow(by: size)
+            if overflow { return .max }
+            count = product
+        }
+        return count
     }
 }
