@@ -91,9 +91,9 @@ def white_noise(count, seed):
     return np.random.default_rng(seed).standard_normal(count)
 
 
-def pink_noise(count, seed, rows=16):
+def pink_noise(count, seed, rows=12):
     """Voss–McCartney pink noise: the sum of `rows` white sequences, row k held for 2^k samples with a
-    random phase, which gives a 1/f power spectrum over about `rows` octaves."""
+    random phase, which gives a 1/f power spectrum over about `rows` octaves (down to ~20 Hz), mean removed."""
     rng = np.random.default_rng(seed)
     total = rng.standard_normal(count)
     index = np.arange(count)
@@ -102,7 +102,7 @@ def pink_noise(count, seed, rows=16):
         offset = int(rng.integers(span))
         values = rng.standard_normal((count + offset) // span + 1)
         total += values[(index + offset) // span]
-    return total
+    return total - total.mean()
 
 
 def babble_noise(count, seed):

@@ -1,6 +1,6 @@
 """Mono WAV reading (PCM 16/24/32-bit, IEEE float 32/64) and float32 writing, with numpy only.
 
-The writer emits a canonical float WAV (RIFF, 16-byte `fmt ` with format 3, `fact`, `data`) and nothing
+The writer emits a canonical float WAV (RIFF, 18-byte `fmt ` with format 3 and cbSize 0, `fact`, `data`) and nothing
 time- or host-dependent, so equal samples give byte-identical files.
 """
 import struct
@@ -64,7 +64,7 @@ def write_wav(path, samples, rate):
     if not np.all(np.isfinite(samples)):
         raise WavError(f"{path}: samples contain NaN or infinity")
     payload = samples.astype("<f4").tobytes()
-    fmt = struct.pack("<HHIIHH", _IEEE_FLOAT, 1, rate, rate * 4, 4, 32)
+    fmt = struct.pack("<HHIIHHH", _IEEE_FLOAT, 1, rate, rate * 4, 4, 32, 0)
     fact = struct.pack("<I", samples.size)
     body = (b"WAVE" + b"fmt " + struct.pack("<I", len(fmt)) + fmt + b"fact" + struct.pack("<I", len(fact)) + fact
             + b"data" + struct.pack("<I", len(payload)) + payload)
