@@ -1,0 +1,155 @@
+// Activations — element-wise activation functions over float32 buffers, vectorised with SIMD8,
+// optionally fused with a bias add so that a conv/GEMM epilogue is one pass over its output.
+//
+//   public enum Activation { identity, relu, leakyRelu(alpha:), sigmoid, tanh }
+//
+//   func apply(_ input: UnsafePointer<Float>, to output: UnsafeMutablePointer<Float>,
+//              count: Int, bias: Float = 0)
+//       output[i] = f(input[i] + bias). `input` may equal `output` (in place).
+//
+//   func apply(_ input: UnsafePointer<Float>, to output: UnsafeMutablePointer<Float>,
+//              rows: Int, columns: Int, columnBias: UnsafePointer<Float>?)
+//       Row-major rows × columns: output[r, c] = f(input[r, c] + columnBias[c]) (bias optional).
+//
+// Accuracy: sigmoid and tanh are built on a Cephes-style SIMD exp (relative error ≈ 1e-7);
+// their absolute error against a Double reference is below 1e-6 over [-20, 20] (tested) and
+// they saturate to exactly 0/±1 far outside it without producing NaN or infinities.
+// Nothing here allocates or throws.
+
+public enum Activation: Sendable, Hashable {
+    case identity
+    case relu
+    case leakyRelu(alpha: Float)
+    case sigmoid
+    case tanh
+}
+
+extension Activation {
+    public func apply(
+        _ input: UnsafePointer<Float>, to output: UnsafeMutablePointer<Float>, count: Int, bias: Float = 0
+    ) {
+        let shift = SIMD8<Float>(repeating: bias)
+        switch self {
+        case .identity:
+            mapVectors(input, output, count) { $0 + shift }
+        case .relu:
+            mapVectors(input, output, count) { ($0 + shift).rectified }
+        case .leakyRelu(let alpha):
+            let slope = SIMD8<Float>(repeating: alpha)
+            mapVectors(input, output, count) { ($0 + shift).leakyRectified(slope: slope) }
+        case .sigmoid:
+            mapVectors(input, output, count) { ($0 + shift).logistic }
+        case .tanh:
+            mapVectors(input, output, count) { ($0 + shift).hyperbolicTangent }
+        }
+    }
+
+    public func apply(
+        _ input: UnsafePointer<Float>, to output: UnsafeMutablePointer<Float>,
+        rows: Int, columns: Int, columnBias: UnsafePointer<Float>?
+    ) {
+        guard let columnBias else {
+            apply(input, to: output, count: rows * columns)
+            return
+        }
+        for row in 0..<rows {
+            let source = input + row * columns
+            let destination = output + row * columns
+            switch self {
+            case .identity:
+                zipVectors(source, columnBias, destination, columns) { $0 + $1 }
+            case .relu:
+                zipVectors(source, columnBias, destination, columns) { ($0 + $1).rectified }
+            case .leakyRelu(let alpha):
+                let slope = SIMD8<Float>(repeating: alpha)
+                zipVectors(source, columnBias, destination, columns) { ($0 + $1).leakyRectified(slope: slope) }
+            case .sigmoid:
+                zipVectors(source, columnBias, destination, columns) { ($0 + $1).logistic }
+            case .tanh:
+                zipVectors(source, columnBias, destination, columns) { ($0 + $1).hyperbolicTangent }
+            }
+        }
+    }
+}
+
+/// output[i] = transform(input[i]) in SIMD8 steps; the tail goes through one padded vector.
+@inline(__always)
+func mapVectors(
+    _ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>, _ count: Int,
+    _ transform: (SIMD8<Float>) -> SIMD8<Float>
+) {
+    var index = 0
+    while index + 8 <= count {
+        output.storeVector(transform(input.loadVector(at: index)), at: index)
+        index += 8
+    }
+    if index < count {
+        let remaining = count - index
+        output.storeVector(transform(input.loadPartialVector(at: index, count: remaining)), at: index, count: remaining)
+    }
+}
+
+/// output[i] = transform(first[i], second[i]) in SIMD8 steps.
+@inline(__always)
+func zipVectors(
+    _ first: UnsafePointer<Float>, _ second: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>,
+    _ count: Int, _ transform: (SIMD8<Float>, SIMD8<Float>) -> SIMD8<Float>
+) {
+    var index = 0
+    while index + 8 <= count {
+        output.storeVector(transform(first.loadVector(at: index), second.loadVector(at: index)), at: index)
+        index += 8
+    }
+    if index < count {
+        let remaining = count - index
+        let result = transform(
+            first.loadPartialVector(at: index, count: remaining),
+            second.loadPartialVector(at: index, count: remaining))
+        output.storeVector(result, at: index, count: remaining)
+    }
+}
+
+extension SIMD8<Float> {
+    @inline(__always)
+    var rectified: SIMD8<Float> { pointwiseMax(self, SIMD8<Float>()) }
+
+    @inline(__always)
+    func leakyRectified(slope: SIMD8<Float>) -> SIMD8<Float> {
+        self.replacing(with: self * slope, where: self .< SIMD8<Float>())
+    }
+
+    /// e^x lane-wise: x = n·ln2 + r with |r| ≤ ln2/2, e^r by a degree-6 polynomial
+    /// (Cephes expf coefficients), 2^n by building the exponent bits. Inputs are clamped to
+    /// [-87.3, 88.3] so that 2^n stays a normal float: the result saturates instead of
+    /// overflowing to infinity or flushing to zero.
+    @inline(__always)
+    var exponential: SIMD8<Float> {
+        let x = pointwiseMin(pointwiseMax(self, SIMD8(repeating: -87.33654)), SIMD8(repeating: 88.37626))
+        let n = (x * 1.442_695_04).rounded(.toNearestOrEven)
+        var r = x - n * 0.693_359_375
+        r = r - n * -2.121_944_4e-4
+        var p = SIMD8<Float>(repeating: 1.987_569_15e-4)
+        p = p * r + 1.398_199_950_7e-3
+        p = p * r + 8.333_451_907_3e-3
+        p = p * r + 4.166_579_589_4e-2
+        p = p * r + 1.666_666_545_9e-1
+        p = p * r + 5.000_000_120_1e-1
+        let polynomial = p * (r * r) + r + 1
+        let exponentBits = (SIMD8<Int32>(n, rounding: .towardZero) &+ 127) &<< 23
+        return polynomial * unsafeBitCast(exponentBits, to: SIMD8<Float>.self)
+    }
+
+    /// 1 / (1 + e^-x).
+    @inline(__always)
+    var logistic: SIMD8<Float> {
+        1 / (1 + (-self).exponential)
+    }
+
+    /// sign(x) · (1 − 2 / (e^{2|x|} + 1)); absolute error ≈ 1e-7 near 0 where it cancels.
+    @inline(__always)
+    var hyperbolicTangent: SIMD8<Float> {
+        let magnitude = pointwiseMax(self, -self)
+        let positive = 1 - 2 / ((magnitude + magnitude).exponential + 1)
+        return positive.replacing(with: -positive, where: self .< SIMD8<Float>())
+    }
+}

@@ -1,0 +1,250 @@
+// ConvKernels — ONNX Conv for 1-D (NCW) and 2-D (NCHW) float32 tensors.
+//
+//   public struct ConvKernel
+//     init(batchCount:inputChannels:outputChannels:groups:inputShape:kernelShape:
+//          strides:dilations:padsBegin:padsEnd:activation:) throws
+//         inputShape/kernelShape: the spatial sizes ([W] or [H, W]); strides, dilations and
+//         pads (begin and end per axis, ONNX `pads` split in halves; auto_pad resolved by the
+//         caller) have one entry per axis or are empty for the ONNX defaults (1, 1, 0, 0).
+//         activation: fused epilogue applied after the bias (.identity for plain Conv).
+//         Throws when channels do not divide by groups, a size is out of range, the output
+//         would be empty, or a buffer size overflows.
+//     let outputShape: [Int]                    spatial output sizes
+//     let inputCount, weightCount, outputCount  floats in X [N, C, …], W [M, C/group, …], Y [N, M, …]
+//     let scratchCount: Int                     floats of scratch `run` needs (0: pass nil)
+//     let strategy: Strategy                    .depthwise | .pointwise | .im2col, chosen at init
+//     func run(input:weights:bias:output:scratch:)
+//         Y = activation(conv(X, W) + bias). bias: [M] or nil. Never allocates or throws;
+//         `output` must not overlap the other buffers.
+//
+// Strategies: depthwise (group == C == M) runs direct SIMD loops per channel; pointwise
+// (1×1 kernel, stride 1, no pads) is one SGEMM per group on X itself; anything else copies
+// the receptive fields of one group into the scratch (im2col, [C/group·kH·kW, oH·oW]) and runs
+// one SGEMM per group. The epilogue (bias + activation) is one pass per output row.
+
+public struct ConvKernel: Sendable, Hashable {
+    public enum Strategy: Sendable, Hashable {
+        case depthwise
+        case pointwise
+        case im2col
+    }
+
+    public let batchCount: Int
+    public let inputChannels: Int
+    public let outputChannels: Int
+    public let groups: Int
+    /// The axes as 2-D; a 1-D conv has a trivial height axis.
+    public let height: ConvolutionAxis
+    public let width: ConvolutionAxis
+    public let spatialRank: Int
+    public let outputHeight: Int
+    public let outputWidth: Int
+    public let activation: Activation
+    public let strategy: Strategy
+    public let inputCount: Int
+    public let weightCount: Int
+    public let outputCount: Int
+    public let scratchCount: Int
+
+    public var outputShape: [Int] { spatialRank == 1 ? [outputWidth] : [outputHeight, outputWidth] }
+
+    public init(
+        batchCount: Int, inputChannels: Int, outputChannels: Int, groups: Int = 1,
+        inputShape: [Int], kernelShape: [Int], strides: [Int] = [], dilations: [Int] = [],
+        padsBegin: [Int] = [], padsEnd: [Int] = [], activation: Activation = .identity
+    ) throws {
+        let name = "Conv"
+        guard inputShape.count == 1 || inputShape.count == 2 else {
+            throw KernelParameterError(kernel: name, message: "only 1-D and 2-D convolutions are supported, got spatial shape \(inputShape)")
+        }
+        guard batchCount >= 0, inputChannels >= 1, outputChannels >= 1, groups >= 1,
+              inputChannels % groups == 0, outputChannels % groups == 0
+        else {
+            throw KernelParameterError(
+                kernel: name,
+                message: "batch \(batchCount), input channels \(inputChannels), output channels \(outputChannels) and group \(groups) are inconsistent (channels must be positive multiples of group)")
+        }
+        var axes: [ConvolutionAxis] = []
+        for axis in inputShape.indices {
+            axes.append(try ConvolutionAxis.make(
+                axis: axis, inputShape: inputShape, kernelShape: kernelShape, strides: strides,
+                dilations: dilations, padsBegin: padsBegin, padsEnd: padsEnd, kernel: name))
+        }
+        let height = axes.count == 2 ? axes[0] : .trivial
+        let width = axes[axes.count - 1]
+        let outputSize = { (axis: ConvolutionAxis) -> Int in
+            let span = axis.inputSize + axis.padBegin + axis.padEnd - axis.dilatedKernelSize
+            return span < 0 ? 0 : span / axis.stride + 1
+        }
+        let (outputHeight, outputWidth) = (outputSize(height), outputSize(width))
+        guard outputHeight >= 1, outputWidth >= 1 else {
+            throw KernelParameterError(kernel: name, message: "the dilated kernel \(kernelShape) does not fit the padded input \(inputShape): empty output")
+        }
+        let inputPlane = try KernelParameterError.checkedProduct([height.inputSize, width.inputSize], of: "input plane", kernel: name)
+        let outputPlane = try KernelParameterError.checkedProduct([outputHeight, outputWidth], of: "output plane", kernel: name)
+        let kernelPlane = height.kernelSize * width.kernelSize
+        let groupInputs = inputChannels / groups
+        let groupOutputs = outputChannels / groups
+        let depth = try KernelParameterError.checkedProduct([groupInputs, kernelPlane], of: "receptive field", kernel: name)
+
+        let strategy: Strategy
+        if groups == inputChannels && groups == outputChannels {
+            strategy = .depthwise
+        } else if kernelPlane == 1 && height.stride == 1 && width.stride == 1
+                    && [height.padBegin, height.padEnd, width.padBegin, width.padEnd].allSatisfy({ $0 == 0 }) {
+            strategy = .pointwise
+        } else {
+            strategy = .im2col
+        }
+
+        self.batchCount = batchCount
+        self.inputChannels = inputChannels
+        self.outputChannels = outputChannels
+        self.groups = groups
+        self.height = height
+        self.width = width
+        self.spatialRank = inputShape.count
+        self.outputHeight = outputHeight
+        self.outputWidth = outputWidth
+        self.activation = activation
+        self.strategy = strategy
+        self.inputCount = try KernelParameterError.checkedProduct([batchCount, inputChannels, inputPlane], of: "input count", kernel: name)
+        self.weightCount = try KernelParameterError.checkedProduct([outputChannels, depth], of: "weight count", kernel: name)
+        self.outputCount = try KernelParameterError.checkedProduct([batchCount, outputChannels, outputPlane], of: "output count", kernel: name)
+        self.scratchCount = strategy == .im2col
+            ? try KernelParameterError.checkedProduct([depth, outputPlane], of: "im2col scratch", kernel: name) : 0
+        for (value, what) in [(groupOutputs, "output channels per group"), (depth, "receptive field"),
+                              (outputPlane, "output plane"), (inputPlane, "input plane")] {
+            _ = try KernelParameterError.blasDimension(value, of: what, kernel: name)
+        }
+    }
+
+    public func run(
+        input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
+        output: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>?
+    ) {
+        switch strategy {
+        case .depthwise:
+            runDepthwise(input: input, weights: weights, bias: bias, output: output)
+        case .pointwise, .im2col:
+            runGEMM(input: input, weights: weights, output: output, scratch: scratch)
+            applyEpilogue(bias: bias, output: output)
+        }
+    }
+
+    private var inputPlane: Int { height.inputSize * width.inputSize }
+    private var outputPlane: Int { outputHeight * outputWidth }
+
+    private func runGEMM(
+        input: UnsafePointer<Float>, weights: UnsafePointer<Float>,
+        output: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>?
+    ) {
+        let groupInputs = inputChannels / groups
+        let groupOutputs = outputChannels / groups
+        let depth = groupInputs * height.kernelSize * width.kernelSize
+        for image in 0..<batchCount {
+            for group in 0..<groups {
+                let groupInput = input + (image * inputChannels + group * groupInputs) * inputPlane
+                let columns: UnsafePointer<Float>
+                if strategy == .pointwise {
+                    columns = groupInput
+                } else {
+                    guard let scratch else { preconditionFailure("ConvKernel.run: im2col needs \(scratchCount) floats of scratch") }
+                    gatherReceptiveFields(of: groupInput, channels: groupInputs, into: scratch)
+                    columns = UnsafePointer(scratch)
+                }
+                GEMMKernel.multiply(
+                    transposeA: false, transposeB: false, m: groupOutputs, n: outputPlane, k: depth,
+                    alpha: 1, a: weights + group * groupOutputs * depth, lda: depth,
+                    b: columns, ldb: outputPlane, beta: 0,
+                    c: output + (image * outputChannels + group * groupOutputs) * outputPlane, ldc: outputPlane)
+            }
+        }
+    }
+
+    /// im2col: row (c, kh, kw) of `columns` holds, for every output position, the input value
+    /// under that tap (0 in the padding).
+    private func gatherReceptiveFields(
+        of input: UnsafePointer<Float>, channels: Int, into columns: UnsafeMutablePointer<Float>
+    ) {
+        let rowWidth = width.inputSize
+        var row = columns
+        for channel in 0..<channels {
+            let plane = input + channel * inputPlane
+            for kernelRow in 0..<height.kernelSize {
+                let rows = height.nearRange(tap: kernelRow, nearSize: outputHeight, farSize: height.inputSize)
+                for kernelColumn in 0..<width.kernelSize {
+                    let valid = width.nearRange(tap: kernelColumn, nearSize: outputWidth, farSize: rowWidth)
+                    let columnOffset = kernelColumn * width.dilation - width.padBegin
+                    for outputRow in 0..<outputHeight {
+                        let destination = row + outputRow * outputWidth
+                        guard rows.contains(outputRow), !valid.isEmpty else {
+                            destination.update(repeating: 0, count: outputWidth)
+                            continue
+                        }
+                        let inputRow = outputRow * height.stride - height.padBegin + kernelRow * height.dilation
+                        let source = plane + inputRow * rowWidth + columnOffset
+                        destination.update(repeating: 0, count: valid.lowerBound)
+                        if width.stride == 1 {
+                            (destination + valid.lowerBound).update(from: source + valid.lowerBound, count: valid.count)
+                        } else {
+                            for column in valid { destination[column] = source[column * width.stride] }
+                        }
+                        (destination + valid.upperBound).update(repeating: 0, count: outputWidth - valid.upperBound)
+                    }
+                    row += outputPlane
+                }
+            }
+        }
+    }
+
+    private func applyEpilogue(bias: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>) {
+        guard bias != nil || activation != .identity else { return }
+        for image in 0..<batchCount {
+            for channel in 0..<outputChannels {
+                let row = output + (image * outputChannels + channel) * outputPlane
+                activation.apply(row, to: row, count: outputPlane, bias: bias?[channel] ?? 0)
+            }
+        }
+    }
+
+    /// One channel in, one channel out: accumulate each tap's shifted input row into the
+    /// output row (SIMD when the stride is 1), starting from the bias.
+    private func runDepthwise(
+        input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
+        output: UnsafeMutablePointer<Float>
+    ) {
+        let kernelPlane = height.kernelSize * width.kernelSize
+        for image in 0..<batchCount {
+            for channel in 0..<inputChannels {
+                let plane = input + (image * inputChannels + channel) * inputPlane
+                let result = output + (image * outputChannels + channel) * outputPlane
+                let filter = weights + channel * kernelPlane
+                result.update(repeating: bias?[channel] ?? 0, count: outputPlane)
+                for kernelRow in 0..<height.kernelSize {
+                    let rows = height.nearRange(tap: kernelRow, nearSize: outputHeight, farSize: height.inputSize)
+                    for kernelColumn in 0..<width.kernelSize {
+                        let valid = width.nearRange(tap: kernelColumn, nearSize: outputWidth, farSize: width.inputSize)
+                        guard !valid.isEmpty else { continue }
+                        let tap = filter[kernelRow * width.kernelSize + kernelColumn]
+                        let columnOffset = kernelColumn * width.dilation - width.padBegin
+                        for outputRow in rows {
+                            let inputRow = outputRow * height.stride - height.padBegin + kernelRow * height.dilation
+                            let source = plane + inputRow * width.inputSize + columnOffset
+                            let destination = result + outputRow * outputWidth
+                            if width.stride == 1 {
+                                (destination + valid.lowerBound).accumulate(
+                                    source + valid.lowerBound, scaledBy: tap, count: valid.count)
+                            } else {
+                                for column in valid { destination[column] += tap * source[column * width.stride] }
+                            }
+                        }
+                    }
+                }
+                if activation != .identity {
+                    activation.apply(result, to: result, count: outputPlane)
+                }
+            }
+        }
+    }
+}

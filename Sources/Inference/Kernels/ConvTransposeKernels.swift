@@ -1,0 +1,191 @@
+// ConvTransposeKernels — ONNX ConvTranspose for 1-D (NCW) and 2-D (NCHW) float32 tensors.
+//
+//   public struct ConvTransposeKernel
+//     init(batchCount:inputChannels:outputChannels:groups:inputShape:kernelShape:strides:
+//          dilations:padsBegin:padsEnd:outputPadding:activation:) throws
+//         inputShape/kernelShape: spatial sizes ([W] or [H, W]); strides, dilations, pads
+//         (begin/end per axis) and outputPadding have one entry per axis or are empty for the
+//         ONNX defaults (1, 1, 0, 0, 0). The caller resolves auto_pad and output_shape into
+//         explicit pads and output padding. Output size per axis:
+//             stride · (in − 1) + outputPadding + (kernel − 1) · dilation + 1 − padBegin − padEnd
+//         Throws on inconsistent channels/group, out-of-range sizes, an empty output, overflow.
+//     let outputShape: [Int]; inputCount, weightCount, outputCount, scratchCount: Int
+//         X [N, C, …], W [C, M/group, kH, kW], Y [N, M, …]; scratch floats `run` needs.
+//     let strategy: Strategy                    .depthwise (group == C) | .col2im
+//     func run(input:weights:bias:output:scratch:)
+//         Y = activation(convTranspose(X, W) + bias). bias: [M] or nil. Never allocates or
+//         throws; `output` must not overlap the other buffers.
+//
+// col2im: per group, one SGEMM forms every (output channel, tap) × input-position product
+// (columns = W_gᵀ · X_g, [M/group·kH·kW, H·W] in the scratch), then each row is added into
+// the output at its strided, dilated position. Depthwise (one input channel per group) skips
+// the GEMM and scatters each input row straight into its output channels.
+
+public struct ConvTransposeKernel: Sendable, Hashable {
+    public enum Strategy: Sendable, Hashable {
+        case depthwise
+        case col2im
+    }
+
+    public let batchCount: Int
+    public let inputChannels: Int
+    public let outputChannels: Int
+    public let groups: Int
+    /// The axes as 2-D; a 1-D op has a trivial height axis.
+    public let height: ConvolutionAxis
+    public let width: ConvolutionAxis
+    public let spatialRank: Int
+    public let outputHeight: Int
+    public let outputWidth: Int
+    public let activation: Activation
+    public let strategy: Strategy
+    public let inputCount: Int
+    public let weightCount: Int
+    public let outputCount: Int
+    public let scratchCount: Int
+
+    public var outputShape: [Int] { spatialRank == 1 ? [outputWidth] : [outputHeight, outputWidth] }
+
+    public init(
+        batchCount: Int, inputChannels: Int, outputChannels: Int, groups: Int = 1,
+        inputShape: [Int], kernelShape: [Int], strides: [Int] = [], dilations: [Int] = [],
+        padsBegin: [Int] = [], padsEnd: [Int] = [], outputPadding: [Int] = [],
+        activation: Activation = .identity
+    ) throws {
+        let name = "ConvTranspose"
+        guard inputShape.count == 1 || inputShape.count == 2 else {
+            throw KernelParameterError(kernel: name, message: "only 1-D and 2-D transposed convolutions are supported, got spatial shape \(inputShape)")
+        }
+        guard batchCount >= 0, inputChannels >= 1, outputChannels >= 1, groups >= 1,
+              inputChannels % groups == 0, outputChannels % groups == 0
+        else {
+            throw KernelParameterError(
+                kernel: name,
+                message: "batch \(batchCount), input channels \(inputChannels), output channels \(outputChannels) and group \(groups) are inconsistent (channels must be positive multiples of group)")
+        }
+        guard outputPadding.isEmpty || outputPadding.count == inputShape.count,
+              outputPadding.allSatisfy({ (0...(1 << 30)).contains($0) })
+        else {
+            throw KernelParameterError(kernel: name, message: "output padding \(outputPadding) must be empty or one non-negative entry per spatial axis of \(inputShape)")
+        }
+        var axes: [ConvolutionAxis] = []
+        for axis in inputShape.indices {
+            axes.append(try ConvolutionAxis.make(
+                axis: axis, inputShape: inputShape, kernelShape: kernelShape, strides: strides,
+                dilations: dilations, padsBegin: padsBegin, padsEnd: padsEnd, kernel: name))
+        }
+        let extra = outputPadding.isEmpty ? Array(repeating: 0, count: inputShape.count) : outputPadding
+        let outputSize = { (axis: ConvolutionAxis, padding: Int) -> Int in
+            axis.stride * (axis.inputSize - 1) + padding + axis.dilatedKernelSize - axis.padBegin - axis.padEnd
+        }
+        let height = axes.count == 2 ? axes[0] : .trivial
+        let width = axes[axes.count - 1]
+        let outputHeight = axes.count == 2 ? outputSize(height, extra[0]) : 1
+        let outputWidth = outputSize(width, extra[extra.count - 1])
+        guard outputHeight >= 1, outputWidth >= 1 else {
+            throw KernelParameterError(kernel: name, message: "pads \(padsBegin)/\(padsEnd) remove the whole output of input \(inputShape), kernel \(kernelShape)")
+        }
+        let inputPlane = try KernelParameterError.checkedProduct([height.inputSize, width.inputSize], of: "input plane", kernel: name)
+        let outputPlane = try KernelParameterError.checkedProduct([outputHeight, outputWidth], of: "output plane", kernel: name)
+        let kernelPlane = height.kernelSize * width.kernelSize
+        let groupInputs = inputChannels / groups
+        let groupOutputs = outputChannels / groups
+        let columnRows = try KernelParameterError.checkedProduct([groupOutputs, kernelPlane], of: "column rows", kernel: name)
+        let strategy: Strategy = groups == inputChannels ? .depthwise : .col2im
+
+        self.batchCount = batchCount
+        self.inputChannels = inputChannels
+        self.outputChannels = outputChannels
+        self.groups = groups
+        self.height = height
+        self.width = width
+        self.spatialRank = inputShape.count
+        self.outputHeight = outputHeight
+        self.outputWidth = outputWidth
+        self.activation = activation
+        self.strategy = strategy
+        self.inputCount = try KernelParameterError.checkedProduct([batchCount, inputChannels, inputPlane], of: "input count", kernel: name)
+        self.weightCount = try KernelParameterError.checkedProduct([inputChannels, columnRows], of: "weight count", kernel: name)
+        self.outputCount = try KernelParameterError.checkedProduct([batchCount, outputChannels, outputPlane], of: "output count", kernel: name)
+        self.scratchCount = strategy == .col2im
+            ? try KernelParameterError.checkedProduct([columnRows, inputPlane], of: "column scratch", kernel: name) : 0
+        for (value, what) in [(groupInputs, "input channels per group"), (columnRows, "column rows"),
+                              (inputPlane, "input plane")] {
+            _ = try KernelParameterError.blasDimension(value, of: what, kernel: name)
+        }
+    }
+
+    public func run(
+        input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
+        output: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>?
+    ) {
+        let groupInputs = inputChannels / groups
+        let groupOutputs = outputChannels / groups
+        let kernelPlane = height.kernelSize * width.kernelSize
+        let inputPlane = height.inputSize * width.inputSize
+        let outputPlane = outputHeight * outputWidth
+        for image in 0..<batchCount {
+            for channel in 0..<outputChannels {
+                (output + (image * outputChannels + channel) * outputPlane)
+                    .update(repeating: bias?[channel] ?? 0, count: outputPlane)
+            }
+            for group in 0..<groups {
+                let groupInput = input + (image * inputChannels + group * groupInputs) * inputPlane
+                let groupOutput = output + (image * outputChannels + group * groupOutputs) * outputPlane
+                let groupWeights = weights + group * groupInputs * groupOutputs * kernelPlane
+                if strategy == .depthwise {
+                    // One input channel: its rows of W are the columns' coefficients directly.
+                    for outputChannel in 0..<groupOutputs {
+                        for tap in 0..<kernelPlane {
+                            scatter(
+                                groupInput, scaledBy: groupWeights[outputChannel * kernelPlane + tap],
+                                tap: tap, into: groupOutput + outputChannel * outputPlane)
+                        }
+                    }
+                } else {
+                    guard let scratch else { preconditionFailure("ConvTransposeKernel.run: col2im needs \(scratchCount) floats of scratch") }
+                    let rows = groupOutputs * kernelPlane
+                    GEMMKernel.multiply(
+                        transposeA: true, transposeB: false, m: rows, n: inputPlane, k: groupInputs,
+                        alpha: 1, a: groupWeights, lda: rows, b: groupInput, ldb: inputPlane,
+                        beta: 0, c: scratch, ldc: inputPlane)
+                    for outputChannel in 0..<groupOutputs {
+                        for tap in 0..<kernelPlane {
+                            scatter(
+                                scratch + (outputChannel * kernelPlane + tap) * inputPlane, scaledBy: 1,
+                                tap: tap, into: groupOutput + outputChannel * outputPlane)
+                        }
+                    }
+                }
+            }
+            if activation != .identity {
+                let result = output + image * outputChannels * outputPlane
+                activation.apply(result, to: result, count: outputChannels * outputPlane)
+            }
+        }
+    }
+
+    /// Adds scale · plane[ih, iw] to output[ih·sH − pT + kh·dH, iw·sW − pL + kw·dW] for every
+    /// input position that lands inside the output; `tap` = kh · kW + kw.
+    private func scatter(
+        _ plane: UnsafePointer<Float>, scaledBy scale: Float, tap: Int, into output: UnsafeMutablePointer<Float>
+    ) {
+        let kernelRow = tap / width.kernelSize
+        let kernelColumn = tap % width.kernelSize
+        let rows = height.nearRange(tap: kernelRow, nearSize: height.inputSize, farSize: outputHeight)
+        let columns = width.nearRange(tap: kernelColumn, nearSize: width.inputSize, farSize: outputWidth)
+        guard !columns.isEmpty else { return }
+        let columnOffset = kernelColumn * width.dilation - width.padBegin
+        for inputRow in rows {
+            let outputRow = inputRow * height.stride - height.padBegin + kernelRow * height.dilation
+            let source = plane + inputRow * width.inputSize
+            let destination = output + outputRow * outputWidth + columnOffset
+            if width.stride == 1 {
+                (destination + columns.lowerBound).accumulate(
+                    source + columns.lowerBound, scaledBy: scale, count: columns.count)
+            } else {
+                for column in columns { destination[column * width.stride] += scale * source[column] }
+            }
+        }
+    }
+}

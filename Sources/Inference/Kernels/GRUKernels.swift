@@ -1,0 +1,299 @@
+// GRUKernels — one direction of ONNX GRU (gate order z, r, h; activations sigmoid, tanh).
+//
+//   public enum GRUDirection { forward, reverse }
+//
+//   public struct GRUKernel
+//     init(sequenceLength:batchSize:inputSize:hiddenSize:linearBeforeReset:direction:
+//          outputTimeStride:) throws
+//         T, B, I, H ≥ 1 (T may be 0 only for `step`-only use); outputTimeStride: floats between
+//         consecutive time steps of Y (default B·H; for ONNX's [T, D, B, H] output pass D·B·H and
+//         offset the output pointer by d·B·H).
+//     let scratchCount: Int        floats `run` needs: 4H + B·3H + 2·B·H + max(T, 1)·B·3H
+//     let stepScratchCount: Int    floats `step` needs: 4H + 2·B·3H + B·H
+//     func run(input:weights:recurrence:inputBias:recurrentBias:initialHidden:sequenceLengths:
+//              output:finalHidden:scratch:)
+//         X [T, B, I], W [3H, I], R [3H, H], Wb/Rb [3H] or nil, initial h [B, H] or nil (zeros),
+//         sequenceLengths [B] or nil (all T; values are clamped to 0...T), Y rows [B, H] at
+//         output + t·outputTimeStride or nil, final h [B, H] or nil.
+//         Batch entry b runs over its first L_b time steps (the reverse direction from L_b − 1
+//         down to 0, as onnxruntime does); Y is zero at t ≥ L_b and its final h is the state
+//         after its last valid step (the initial h when L_b = 0).
+//     func step(input:weights:recurrence:inputBias:recurrentBias:hidden:output:scratch:)
+//         One time step for B rows: x [B, I], h [B, H] read and overwritten with the new state,
+//         output [B, H] (or nil) receives a copy of it. For streaming; `sequenceLength` unused.
+//
+// Neither function allocates or throws. The input projection X·Wᵀ of all steps is one SGEMM
+// ([T·B, I] × [I, 3H]); each step then multiplies h by Rᵀ (SGEMV when B == 1) and fuses the
+// gate arithmetic in one SIMD8 pass per row. The biases are pre-summed into the scratch:
+//     z = σ(x·W_zᵀ + h·R_zᵀ + Wb_z + Rb_z)     r = σ(x·W_rᵀ + h·R_rᵀ + Wb_r + Rb_r)
+//     linearBeforeReset: n = tanh(x·W_hᵀ + Wb_h + r ⊙ (h·R_hᵀ + Rb_h))
+//     otherwise:         n = tanh(x·W_hᵀ + Wb_h + (r ⊙ h)·R_hᵀ + Rb_h)
+//     h' = (1 − z) ⊙ n + z ⊙ h
+
+public enum GRUDirection: Sendable, Hashable {
+    case forward
+    case reverse
+}
+
+public struct GRUKernel: Sendable, Hashable {
+    public let sequenceLength: Int
+    public let batchSize: Int
+    public let inputSize: Int
+    public let hiddenSize: Int
+    public let linearBeforeReset: Bool
+    public let direction: GRUDirection
+    public let outputTimeStride: Int
+    public let scratchCount: Int
+    public let stepScratchCount: Int
+
+    public init(
+        sequenceLength: Int, batchSize: Int, inputSize: Int, hiddenSize: Int,
+        linearBeforeReset: Bool, direction: GRUDirection = .forward, outputTimeStride: Int? = nil
+    ) throws {
+        let name = "GRU"
+        guard sequenceLength >= 0, batchSize >= 1, inputSize >= 1, hiddenSize >= 1 else {
+            throw KernelParameterError(
+                kernel: name,
+                message: "sequence length \(sequenceLength), batch \(batchSize), input size \(inputSize), hidden size \(hiddenSize): need T ≥ 0 and B, I, H ≥ 1")
+        }
+        let gates = try KernelParameterError.checkedProduct([3, hiddenSize], of: "3·hidden size", kernel: name)
+        let state = try KernelParameterError.checkedProduct([batchSize, hiddenSize], of: "B·H", kernel: name)
+        let gateRows = try KernelParameterError.checkedProduct([batchSize, gates], of: "B·3H", kernel: name)
+        let projections = try KernelParameterError.checkedProduct([sequenceLength, gateRows], of: "T·B·3H", kernel: name)
+        let timeStride = outputTimeStride ?? state
+        guard timeStride >= state else {
+            throw KernelParameterError(kernel: name, message: "output time stride \(timeStride) is below B·H = \(state)")
+        }
+        _ = try KernelParameterError.checkedProduct([sequenceLength, timeStride], of: "output extent", kernel: name)
+        _ = try KernelParameterError.checkedProduct([gates, max(inputSize, hiddenSize)], of: "weight count", kernel: name)
+        for (value, what) in [(sequenceLength * batchSize, "T·B"), (gates, "3H"), (inputSize, "input size")] {
+            _ = try KernelParameterError.blasDimension(value, of: what, kernel: name)
+        }
+        // [gate bias 3H][reset-gated bias H][hidden·Rᵀ B·3H][r ⊙ h B·H][x·Wᵀ B·3H or T·B·3H][state B·H for run]
+        let common = 4 * hiddenSize + gateRows + state
+        self.stepScratchCount = common + gateRows
+        self.scratchCount = try KernelParameterError.checkedProduct([1, common + max(projections, gateRows) + state], of: "scratch", kernel: name)
+        self.sequenceLength = sequenceLength
+        self.batchSize = batchSize
+        self.inputSize = inputSize
+        self.hiddenSize = hiddenSize
+        self.linearBeforeReset = linearBeforeReset
+        self.direction = direction
+        self.outputTimeStride = timeStride
+    }
+
+    public func run(
+        input: UnsafePointer<Float>, weights: UnsafePointer<Float>, recurrence: UnsafePointer<Float>,
+        inputBias: UnsafePointer<Float>?, recurrentBias: UnsafePointer<Float>?,
+        initialHidden: UnsafePointer<Float>?, sequenceLengths: UnsafePointer<Int>?,
+        output: UnsafeMutablePointer<Float>?, finalHidden: UnsafeMutablePointer<Float>?,
+        scratch: UnsafeMutablePointer<Float>
+    ) {
+        let hidden = hiddenSize
+        let layout = ScratchLayout(kernel: self, scratch: scratch)
+        let stateCount = batchSize * hidden
+        let state = layout.projections + max(sequenceLength * batchSize, batchSize) * 3 * hidden
+        if let initialHidden {
+            state.update(from: initialHidden, count: stateCount)
+        } else {
+            state.update(repeating: 0, count: stateCount)
+        }
+        prepareBiases(inputBias: inputBias, recurrentBias: recurrentBias, layout: layout)
+        GEMMKernel.multiply(
+            transposeA: false, transposeB: true, m: sequenceLength * batchSize, n: 3 * hidden, k: inputSize,
+            alpha: 1, a: input, lda: inputSize, b: weights, ldb: inputSize,
+            beta: 0, c: layout.projections, ldc: 3 * hidden)
+
+        let length = { (batch: Int) -> Int in
+            guard let sequenceLengths else { return self.sequenceLength }
+            return min(max(sequenceLengths[batch], 0), self.sequenceLength)
+        }
+        if let output {
+            for batch in 0..<batchSize {
+                for time in length(batch)..<sequenceLength {
+                    (output + time * outputTimeStride + batch * hidden).update(repeating: 0, count: hidden)
+                }
+            }
+        }
+        for step in 0..<sequenceLength {
+            recur(recurrence: recurrence, hidden: state, layout: layout) { batch in
+                let valid = length(batch)
+                guard step < valid else { return nil }
+                let time = direction == .forward ? step : valid - 1 - step
+                return (layout.projections + (time * batchSize + batch) * 3 * hidden,
+                        output.map { $0 + time * outputTimeStride + batch * hidden })
+            }
+        }
+        finalHidden?.update(from: state, count: stateCount)
+    }
+
+    public func step(
+        input: UnsafePointer<Float>, weights: UnsafePointer<Float>, recurrence: UnsafePointer<Float>,
+        inputBias: UnsafePointer<Float>?, recurrentBias: UnsafePointer<Float>?,
+        hidden: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>?,
+        scratch: UnsafeMutablePointer<Float>
+    ) {
+        let layout = ScratchLayout(kernel: self, scratch: scratch)
+        prepareBiases(inputBias: inputBias, recurrentBias: recurrentBias, layout: layout)
+        GEMMKernel.multiply(
+            transposeA: false, transposeB: true, m: batchSize, n: 3 * hiddenSize, k: inputSize,
+            alpha: 1, a: input, lda: inputSize, b: weights, ldb: inputSize,
+            beta: 0, c: layout.projections, ldc: 3 * hiddenSize)
+        recur(recurrence: recurrence, hidden: hidden, layout: layout) { batch in
+            (layout.projections + batch * 3 * hiddenSize, output.map { $0 + batch * hiddenSize })
+        }
+    }
+
+    /// Where each part of the scratch lives; see the comment in `init`.
+    private struct ScratchLayout {
+        let gateBias: UnsafeMutablePointer<Float>
+        let resetGatedBias: UnsafeMutablePointer<Float>
+        let recurrent: UnsafeMutablePointer<Float>
+        let resetHidden: UnsafeMutablePointer<Float>
+        let projections: UnsafeMutablePointer<Float>
+
+        init(kernel: GRUKernel, scratch: UnsafeMutablePointer<Float>) {
+            let hidden = kernel.hiddenSize
+            gateBias = scratch
+            resetGatedBias = gateBias + 3 * hidden
+            recurrent = resetGatedBias + hidden
+            resetHidden = recurrent + kernel.batchSize * 3 * hidden
+            projections = resetHidden + kernel.batchSize * hidden
+        }
+    }
+
+    /// gateBias = [Wb_z + Rb_z, Wb_r + Rb_r, Wb_h (+ Rb_h unless linearBeforeReset)];
+    /// resetGatedBias = Rb_h when linearBeforeReset (it sits inside r ⊙ (…)), else 0.
+    private func prepareBiases(
+        inputBias: UnsafePointer<Float>?, recurrentBias: UnsafePointer<Float>?, layout: ScratchLayout
+    ) {
+        let hidden = hiddenSize
+        if let inputBias {
+            layout.gateBias.update(from: inputBias, count: 3 * hidden)
+        } else {
+            layout.gateBias.update(repeating: 0, count: 3 * hidden)
+        }
+        layout.resetGatedBias.update(repeating: 0, count: hidden)
+        guard let recurrentBias else { return }
+        let summed = linearBeforeReset ? 2 * hidden : 3 * hidden
+        for index in 0..<summed { layout.gateBias[index] += recurrentBias[index] }
+        if linearBeforeReset {
+            layout.resetGatedBias.update(from: recurrentBias + 2 * hidden, count: hidden)
+        }
+    }
+
+    /// One recurrence step over all batch rows. `row(b)` gives the row's input projection
+    /// (x·Wᵀ, 3H) and output slot, or nil when the row is past its sequence length (its state
+    /// then stays as it is).
+    @inline(__always)
+    private func recur(
+        recurrence: UnsafePointer<Float>, hidden: UnsafeMutablePointer<Float>, layout: ScratchLayout,
+        row: (Int) -> (projection: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>?)?
+    ) {
+        let size = hiddenSize
+        let gates = 3 * size
+        GEMMKernel.multiply(
+            transposeA: false, transposeB: true, m: batchSize, n: linearBeforeReset ? gates : 2 * size, k: size,
+            alpha: 1, a: hidden, lda: size, b: recurrence, ldb: size,
+            beta: 0, c: layout.recurrent, ldc: gates)
+        if linearBeforeReset {
+            for batch in 0..<batchSize {
+                guard let (projection, output) = row(batch) else { continue }
+                fuseGatesResetAfter(
+                    projection: projection, recurrent: layout.recurrent + batch * gates,
+                    gateBias: layout.gateBias, resetGatedBias: layout.resetGatedBias,
+                    hidden: hidden + batch * size, output: output)
+            }
+            return
+        }
+        for batch in 0..<batchSize {
+            guard let (projection, _) = row(batch) else { continue }
+            fuseResetGate(
+                projection: projection, recurrent: layout.recurrent + batch * gates, gateBias: layout.gateBias,
+                hidden: hidden + batch * size, resetHidden: layout.resetHidden + batch * size)
+        }
+        GEMMKernel.multiply(
+            transposeA: false, transposeB: true, m: batchSize, n: size, k: size,
+            alpha: 1, a: layout.resetHidden, lda: size, b: recurrence + 2 * size * size, ldb: size,
+            beta: 0, c: layout.recurrent + 2 * size, ldc: gates)
+        for batch in 0..<batchSize {
+            guard let (projection, output) = row(batch) else { continue }
+            fuseCandidate(
+                projection: projection, recurrent: layout.recurrent + batch * gates, gateBias: layout.gateBias,
+                hidden: hidden + batch * size, output: output)
+        }
+    }
+
+    /// linear_before_reset = 1: all three gates and the new state in one pass.
+    @inline(__always)
+    private func fuseGatesResetAfter(
+        projection: UnsafeMutablePointer<Float>, recurrent: UnsafeMutablePointer<Float>,
+        gateBias: UnsafeMutablePointer<Float>, resetGatedBias: UnsafeMutablePointer<Float>,
+        hidden: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>?
+    ) {
+        let size = hiddenSize
+        forEachVector(count: size) { index, lanes in
+            let update = (projection.loadVector(at: index, lanes: lanes) + gateBias.loadVector(at: index, lanes: lanes)
+                + recurrent.loadVector(at: index, lanes: lanes)).logistic
+            let reset = (projection.loadVector(at: size + index, lanes: lanes)
+                + gateBias.loadVector(at: size + index, lanes: lanes)
+                + recurrent.loadVector(at: size + index, lanes: lanes)).logistic
+            var candidate = projection.loadVector(at: 2 * size + index, lanes: lanes)
+                + gateBias.loadVector(at: 2 * size + index, lanes: lanes)
+            candidate.addProduct(
+                reset,
+                recurrent.loadVector(at: 2 * size + index, lanes: lanes) + resetGatedBias.loadVector(at: index, lanes: lanes))
+            let next = Self.blend(candidate: candidate.hyperbolicTangent, update: update,
+                                  previous: hidden.loadVector(at: index, lanes: lanes))
+            hidden.storeVector(next, at: index, lanes: lanes)
+            output?.storeVector(next, at: index, lanes: lanes)
+        }
+    }
+
+    /// linear_before_reset = 0, first pass: z into the recurrent buffer's z slot, r ⊙ h into
+    /// `resetHidden` for the second GEMM.
+    @inline(__always)
+    private func fuseResetGate(
+        projection: UnsafeMutablePointer<Float>, recurrent: UnsafeMutablePointer<Float>,
+        gateBias: UnsafeMutablePointer<Float>, hidden: UnsafeMutablePointer<Float>,
+        resetHidden: UnsafeMutablePointer<Float>
+    ) {
+        let size = hiddenSize
+        forEachVector(count: size) { index, lanes in
+            let update = (projection.loadVector(at: index, lanes: lanes) + gateBias.loadVector(at: index, lanes: lanes)
+                + recurrent.loadVector(at: index, lanes: lanes)).logistic
+            let reset = (projection.loadVector(at: size + index, lanes: lanes)
+                + gateBias.loadVector(at: size + index, lanes: lanes)
+                + recurrent.loadVector(at: size + index, lanes: lanes)).logistic
+            recurrent.storeVector(update, at: index, lanes: lanes)
+            resetHidden.storeVector(reset * hidden.loadVector(at: index, lanes: lanes), at: index, lanes: lanes)
+        }
+    }
+
+    /// linear_before_reset = 0, second pass: n from (r ⊙ h)·R_hᵀ, then the new state.
+    @inline(__always)
+    private func fuseCandidate(
+        projection: UnsafeMutablePointer<Float>, recurrent: UnsafeMutablePointer<Float>,
+        gateBias: UnsafeMutablePointer<Float>, hidden: UnsafeMutablePointer<Float>,
+        output: UnsafeMutablePointer<Float>?
+    ) {
+        let size = hiddenSize
+        forEachVector(count: size) { index, lanes in
+            let candidate = (projection.loadVector(at: 2 * size + index, lanes: lanes)
+                + gateBias.loadVector(at: 2 * size + index, lanes: lanes)
+                + recurrent.loadVector(at: 2 * size + index, lanes: lanes)).hyperbolicTangent
+            let next = Self.blend(candidate: candidate, update: recurrent.loadVector(at: index, lanes: lanes),
+                                  previous: hidden.loadVector(at: index, lanes: lanes))
+            hidden.storeVector(next, at: index, lanes: lanes)
+            output?.storeVector(next, at: index, lanes: lanes)
+        }
+    }
+
+    /// (1 − z) ⊙ n + z ⊙ h, written as n + z ⊙ (h − n).
+    @inline(__always)
+    private static func blend(candidate: SIMD8<Float>, update: SIMD8<Float>, previous: SIMD8<Float>) -> SIMD8<Float> {
+        var next = candidate
+        next.addProduct(update, previous - candidate)
+        return next
+    }
+}
