@@ -1,0 +1,94 @@
+import CFFTW
+
+/// Streaming STFT analysis with a Vorbis window, 50 % overlap, as in libDF's `frame_analysis`.
+///
+/// Each call consumes one hop of `hopSize` samples and produces the spectrum of the last
+/// `fftSize = 2·hopSize` samples (the first frame is half zeros). Spectra are
+/// `binCount = fftSize/2 + 1` complex bins stored as interleaved `(re, im)` Float pairs,
+/// `[binCount × 2]`, scaled by `1/(fftSize²/(2·hopSize))` (= 1/960 for DFN3) — the only
+/// normalisation of the analysis/synthesis pair.
+///
+/// After `init`, `analyze(hop:into:)` does not allocate, lock or throw.
+public final class STFTAnalyzer {
+    public let fftSize: Int
+    public let hopSize: Int
+    public var binCount: Int { fftSize / 2 + 1 }
+    /// The float32 window, shared with the synthesiser.
+    public let window: [Float]
+    /// Applied to every FFT output value.
+    public let scale: Float
+
+    private let frame: UnsafeMutablePointer<Float>
+    private let bins: UnsafeMutablePointer<fftwf_complex>
+    private let memory: UnsafeMutablePointer<Float>
+    private let plan: fftwf_plan
+
+    /// - Throws: `DSPError` unless `fftSize == 2·hopSize` and `hopSize > 0`
+    ///   (the Vorbis window is power-complementary only at 50 % overlap).
+    public init(fftSize: Int = 960, hopSize: Int = 480) throws {
+        guard hopSize > 0, hopSize <= 1 << 20, fftSize == 2 * hopSize else {
+            throw DSPError(component: "STFTAnalyzer",
+                           reason: "fftSize \(fftSize) must be twice a positive hopSize (got \(hopSize))")
+        }
+        self.fftSize = fftSize
+        self.hopSize = hopSize
+        window = VorbisWindow.make(length: fftSize)
+        scale = 1 / (Float(fftSize * fftSize) / Float(2 * hopSize))
+        let binCount = fftSize / 2 + 1
+        frame = FFTWPlanner.allocateFloats(fftSize)
+        memory = FFTWPlanner.allocateFloats(hopSize)
+        let binFloats = FFTWPlanner.allocateFloats(2 * binCount)
+        bins = UnsafeMutableRawPointer(binFloats).bindMemory(to: fftwf_complex.self, capacity: binCount)
+        let frameBuffer = frame, binBuffer = bins
+        plan = FFTWPlanner.withPlanningLock {
+            fftwf_plan_dft_r2c_1d(Int32(fftSize), frameBuffer, binBuffer, UInt32(FFTW_ESTIMATE))
+        }
+    }
+
+    deinit {
+        FFTWPlanner.withPlanningLock { fftwf_destroy_plan(plan) }
+        fftwf_free(frame)
+        fftwf_free(bins)
+        fftwf_free(memory)
+    }
+
+    /// Analyses one hop. `hop.count` must be `hopSize`, `spectrum.count` at least `2·binCount`.
+    public func analyze(hop: UnsafeBufferPointer<Float>, into spectrum: UnsafeMutableBufferPointer<Float>) {
+        precondition(hop.count == hopSize && spectrum.count >= 2 * binCount, "STFTAnalyzer: buffer sizes")
+        window.withUnsafeBufferPointer { w in
+            for n in 0..<hopSize {
+                frame[n] = memory[n] * w[n]
+                frame[hopSize + n] = hop[n] * w[hopSize + n]
+                memory[n] = hop[n]
+            }
+        }
+        fftwf_execute(plan)
+        let output = UnsafeMutableRawPointer(bins).assumingMemoryBound(to: Float.self)
+        for i in 0..<(2 * binCount) {
+            spectrum[i] = output[i] * scale
+        }
+    }
+
+    /// Analyses `signal` from the current state, one frame per whole hop
+    /// (`signal.count / hopSize` frames; a trailing partial hop is ignored).
+    /// Returns the spectrogram `[frames][binCount][2]` flattened.
+    public func analyze(signal: [Float]) -> [Float] {
+        let frameCount = signal.count / hopSize
+        let stride = 2 * binCount
+        var spectrogram = [Float](repeating: 0, count: frameCount * stride)
+        signal.withUnsafeBufferPointer { input in
+            spectrogram.withUnsafeMutableBufferPointer { output in
+                for t in 0..<frameCount {
+                    analyze(hop: UnsafeBufferPointer(rebasing: input[(t * hopSize)..<((t + 1) * hopSize)]),
+                            into: UnsafeMutableBufferPointer(rebasing: output[(t * stride)..<((t + 1) * stride)]))
+                }
+            }
+        }
+        return spectrogram
+    }
+
+    /// Forgets the previous hop (back to the all-zero initial state).
+    public func reset() {
+        memory.update(repeating: 0, count: hopSize)
+    }
+}

@@ -1,0 +1,87 @@
+import CFFTW
+
+/// Streaming ISTFT (windowed overlap-add) matching libDF's `frame_synthesis`.
+///
+/// Input spectra use the layout of `STFTAnalyzer`: `binCount` interleaved `(re, im)` pairs.
+/// The inverse FFT is unnormalised (the analysis scale already makes analysis → synthesis the
+/// identity, delayed by `fftSize − hopSize` samples). The imaginary parts of the DC and Nyquist
+/// bins are treated as zero, as libDF's real FFT does; the caller's spectrum is never modified.
+///
+/// After `init`, `synthesize(spectrum:into:)` does not allocate, lock or throw.
+public final class STFTSynthesizer {
+    public let fftSize: Int
+    public let hopSize: Int
+    public var binCount: Int { fftSize / 2 + 1 }
+    public let window: [Float]
+
+    private let bins: UnsafeMutablePointer<fftwf_complex>
+    private let binFloats: UnsafeMutablePointer<Float>
+    private let frame: UnsafeMutablePointer<Float>
+    private let memory: UnsafeMutablePointer<Float>
+    private let plan: fftwf_plan
+
+    /// - Throws: `DSPError` unless `fftSize == 2·hopSize` and `hopSize > 0`.
+    public init(fftSize: Int = 960, hopSize: Int = 480) throws {
+        guard hopSize > 0, hopSize <= 1 << 20, fftSize == 2 * hopSize else {
+            throw DSPError(component: "STFTSynthesizer",
+                           reason: "fftSize \(fftSize) must be twice a positive hopSize (got \(hopSize))")
+        }
+        self.fftSize = fftSize
+        self.hopSize = hopSize
+        window = VorbisWindow.make(length: fftSize)
+        let binCount = fftSize / 2 + 1
+        binFloats = FFTWPlanner.allocateFloats(2 * binCount)
+        bins = UnsafeMutableRawPointer(binFloats).bindMemory(to: fftwf_complex.self, capacity: binCount)
+        frame = FFTWPlanner.allocateFloats(fftSize)
+        memory = FFTWPlanner.allocateFloats(hopSize)
+        let frameBuffer = frame, binBuffer = bins
+        plan = FFTWPlanner.withPlanningLock {
+            fftwf_plan_dft_c2r_1d(Int32(fftSize), binBuffer, frameBuffer, UInt32(FFTW_ESTIMATE))
+        }
+    }
+
+    deinit {
+        FFTWPlanner.withPlanningLock { fftwf_destroy_plan(plan) }
+        fftwf_free(binFloats)
+        fftwf_free(frame)
+        fftwf_free(memory)
+    }
+
+    /// Synthesises one hop. `spectrum.count` must be at least `2·binCount`, `hop.count` `hopSize`.
+    public func synthesize(spectrum: UnsafeBufferPointer<Float>, into hop: UnsafeMutableBufferPointer<Float>) {
+        precondition(hop.count == hopSize && spectrum.count >= 2 * binCount, "STFTSynthesizer: buffer sizes")
+        // c2r overwrites its input, so it works on a private copy.
+        binFloats.update(from: spectrum.baseAddress!, count: 2 * binCount)
+        binFloats[1] = 0
+        binFloats[2 * binCount - 1] = 0
+        fftwf_execute(plan)
+        window.withUnsafeBufferPointer { w in
+            for n in 0..<hopSize {
+                hop[n] = frame[n] * w[n] + memory[n]
+                memory[n] = frame[hopSize + n] * w[hopSize + n]
+            }
+        }
+    }
+
+    /// Synthesises a spectrogram `[frames][binCount][2]` (flattened) from the current state;
+    /// returns `frames·hopSize` samples.
+    public func synthesize(spectrogram: [Float]) -> [Float] {
+        let stride = 2 * binCount
+        let frameCount = spectrogram.count / stride
+        var signal = [Float](repeating: 0, count: frameCount * hopSize)
+        spectrogram.withUnsafeBufferPointer { input in
+            signal.withUnsafeMutableBufferPointer { output in
+                for t in 0..<frameCount {
+                    synthesize(spectrum: UnsafeBufferPointer(rebasing: input[(t * stride)..<((t + 1) * stride)]),
+                               into: UnsafeMutableBufferPointer(rebasing: output[(t * hopSize)..<((t + 1) * hopSize)]))
+                }
+            }
+        }
+        return signal
+    }
+
+    /// Clears the overlap-add memory.
+    public func reset() {
+        memory.update(repeating: 0, count: hopSize)
+    }
+}

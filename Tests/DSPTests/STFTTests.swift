@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+import DSP
+
+@Suite struct STFTTests {
+    @Test func analysisMatchesLibDF() throws {
+        let fixture = try LibDFFixture()
+        let analyzer = try STFTAnalyzer()
+        let spectrum = analyzer.analyze(signal: try fixture.floats("signal"))
+        let expected = try fixture.floats("spectrum")
+        #expect(spectrum.count == expected.count)
+        // Different FFT algorithms (FFTW vs RustFFT) round differently: the spec measured 6e-9
+        // on these spectra (|X| ≲ 0.1); 1e-7 leaves headroom yet catches any scale/window/sign error.
+        #expect(maxAbsDifference(spectrum, expected) < 1e-7)
+    }
+
+    @Test func synthesisMatchesLibDFAndIgnoresImaginaryDCAndNyquist() throws {
+        let fixture = try LibDFFixture()
+        let synthesizer = try STFTSynthesizer()
+        // The fixture spectrum has non-zero Im at bins 0 and 480; libdf was given them zeroed.
+        let modified = try fixture.floats("modified_spectrum")
+        #expect(modified[1] != 0)
+        let output = synthesizer.synthesize(spectrogram: modified)
+        let expected = try fixture.floats("modified_synthesis")
+        // Sums of 960 products of values ≲ 0.1 in float32, two FFT libraries: 1e-6 absolute.
+        #expect(maxAbsDifference(output, expected) < 1e-6)
+    }
+
+    @Test func analysisThenSynthesisIsADelayedIdentity() throws {
+        // Analytic: with a power-complementary window and scale 1/960, ISTFT(STFT(x))[n] = x[n − 480].
+        let analyzer = try STFTAnalyzer(), synthesizer = try STFTSynthesizer()
+        var generator = SplitMix64(seed: 7)
+        let input = (0..<(480 * 50)).map { _ in generator.nextSignedUnitFloat() }
+        let output = synthesizer.synthesize(spectrogram: analyzer.analyze(signal: input))
+        var worst: Float = 0
+        for n in 480..<input.count {
+            worst = max(worst, abs(output[n] - input[n - 480]))
+        }
+        // float32 round trip through two FFTs of unit-scale noise: a few 1e-7.
+        #expect(worst < 1e-6)
+        // The first hop is the windowed zero history: zero up to FFT rounding.
+        #expect(output[0..<480].allSatisfy { abs($0) < 1e-6 })
+    }
+
+    @Test func resetRestoresTheInitialState() throws {
+        let analyzer = try STFTAnalyzer()
+        let hop = [Float](repeating: 0.5, count: 480)
+        let first = analyzer.analyze(signal: hop)
+        _ = analyzer.analyze(signal: hop + hop)
+        analyzer.reset()
+        #expect(analyzer.analyze(signal: hop) == first)
+    }
+
+    @Test func rejectsSizesThatAreNotHalfOverlapped() {
+        #expect(throws: DSPError.self) { try STFTAnalyzer(fftSize: 960, hopSize: 240) }
+        #expect(throws: DSPError.self) { try STFTSynthesizer(fftSize: 0, hopSize: 0) }
+    }
+}
