@@ -1,0 +1,94 @@
+// ConvKernel against the Double reference of ConvolutionCase (the ONNX Conv definition).
+
+import Inference
+import Testing
+
+@Suite("Conv kernel")
+struct ConvTests {
+    static func run(_ test: ConvolutionCase, using generator: inout SplitMix64) throws -> (ConvKernel, [Float], [ReferenceValue], Bool) {
+        let kernel = try ConvKernel(
+            batchCount: test.batch, inputChannels: test.inputChannels, outputChannels: test.outputChannels,
+            groups: test.groups, inputShape: test.inputShape, kernelShape: test.kernelShape, strides: test.strides,
+            dilations: test.dilations, padsBegin: test.padsBegin, padsEnd: test.padsEnd, activation: test.activation)
+        let input = generator.floats(kernel.inputCount)
+        let weights = generator.floats(kernel.weightCount)
+        let bias = generator.floats(test.outputChannels)
+        // The scratch starts as garbage: the kernel must overwrite whatever it reads back.
+        var scratch = GuardedBuffer(count: kernel.scratchCount, fill: .nan)
+        var output = GuardedBuffer(count: kernel.outputCount, fill: .nan)
+        input.withUnsafeBufferPointer { input in
+            weights.withUnsafeBufferPointer { weights in
+                bias.withUnsafeBufferPointer { bias in
+                    scratch.withPointer { scratch in
+                        output.withPointer {
+                            kernel.run(
+                                input: input.baseAddress!, weights: weights.baseAddress!,
+                                bias: test.hasBias ? bias.baseAddress! : nil, output: $0,
+                                scratch: kernel.scratchCount > 0 ? scratch : nil)
+                        }
+                    }
+                }
+            }
+        }
+        let expected = test.convReference(input: input, weights: weights, bias: bias)
+        return (kernel, output.values, expected, output.guardsIntact && scratch.guardsIntact)
+    }
+
+    // 600 random attribute sets across the three strategies; tolerance as stated in
+    // ReferenceComparison.swift: 1e-5 · sqrt(K) · Σ|x·w| + 2e-6, K = C/group · kernel size + 1
+    // (the bias), 2e-6 covering the sigmoid/tanh approximation (≤ 1e-6).
+    @Test("matches the ONNX definition", arguments: [0, 1, 2])
+    func randomCases(kind: Int) throws {
+        var generator = SplitMix64(seed: 31 + UInt64(kind))
+        var strategies: Set<ConvKernel.Strategy> = []
+        for index in 0..<200 {
+            let test = ConvolutionCase.random(kind: kind, transposed: false, using: &generator)
+            let (kernel, actual, expected, guardsIntact) = try Self.run(test, using: &generator)
+            strategies.insert(kernel.strategy)
+            #expect(kernel.outputShape == test.convOutputShape, "case \(index) \(test)")
+            #expect(guardsIntact, "case \(index) \(test) wrote outside its output or scratch")
+            expectClose(actual, expected, "case \(index) \(test) [\(kernel.strategy)]")
+        }
+        let wanted: ConvKernel.Strategy = [.im2col, .depthwise, .pointwise][kind]
+        #expect(strategies.contains(wanted), "kind \(kind) never reached \(wanted): \(strategies)")
+    }
+
+    // The DFN3 encoder's shapes (separable convs on [N, 64, T, F]) at their real sizes.
+    @Test("DFN3-sized layers")
+    func dfn3Layers() throws {
+        var generator = SplitMix64(seed: 39)
+        let layers = [
+            ConvolutionCase(batch: 1, inputChannels: 1, outputChannels: 64, groups: 1, inputShape: [3, 32], kernelShape: [3, 3], strides: [1, 1], dilations: [1, 1], padsBegin: [0, 1], padsEnd: [0, 1], outputPadding: [], hasBias: true, activation: .relu),
+            ConvolutionCase(batch: 1, inputChannels: 64, outputChannels: 64, groups: 64, inputShape: [1, 32], kernelShape: [1, 3], strides: [1, 2], dilations: [1, 1], padsBegin: [0, 1], padsEnd: [0, 1], outputPadding: [], hasBias: false, activation: .identity),
+            ConvolutionCase(batch: 1, inputChannels: 64, outputChannels: 64, groups: 1, inputShape: [7, 16], kernelShape: [1, 1], strides: [1, 1], dilations: [1, 1], padsBegin: [0, 0], padsEnd: [0, 0], outputPadding: [], hasBias: true, activation: .relu),
+            ConvolutionCase(batch: 1, inputChannels: 2, outputChannels: 64, groups: 2, inputShape: [5, 96], kernelShape: [3, 3], strides: [1, 1], dilations: [1, 1], padsBegin: [0, 1], padsEnd: [0, 1], outputPadding: [], hasBias: false, activation: .identity),
+            ConvolutionCase(batch: 1, inputChannels: 64, outputChannels: 10, groups: 2, inputShape: [9, 96], kernelShape: [5, 1], strides: [1, 1], dilations: [1, 1], padsBegin: [0, 0], padsEnd: [0, 0], outputPadding: [], hasBias: false, activation: .identity),
+        ]
+        for test in layers {
+            let (_, actual, expected, guardsIntact) = try Self.run(test, using: &generator)
+            #expect(guardsIntact, "\(test)")
+            expectClose(actual, expected, "\(test)")
+        }
+    }
+
+    @Test("rejects inconsistent attributes with a thrown error")
+    func validation() {
+        let make = { (c: Int, m: Int, g: Int, input: [Int], kernel: [Int], strides: [Int], pads: [Int]) in
+            _ = try ConvKernel(
+                batchCount: 1, inputChannels: c, outputChannels: m, groups: g, inputShape: input,
+                kernelShape: kernel, strides: strides, padsBegin: pads, padsEnd: pads)
+        }
+        #expect(throws: KernelParameterError.self) { try make(3, 4, 2, [8], [3], [], []) }        // C % group
+        #expect(throws: KernelParameterError.self) { try make(4, 3, 2, [8], [3], [], []) }        // M % group
+        #expect(throws: KernelParameterError.self) { try make(1, 1, 0, [8], [3], [], []) }        // group 0
+        #expect(throws: KernelParameterError.self) { try make(1, 1, 1, [2], [3], [], []) }        // empty output
+        #expect(throws: KernelParameterError.self) { try make(1, 1, 1, [8], [3], [0], []) }       // stride 0
+        #expect(throws: KernelParameterError.self) { try make(1, 1, 1, [8], [3], [], [-1]) }      // negative pad
+        #expect(throws: KernelParameterError.self) { try make(1, 1, 1, [8, 8], [3], [], []) }     // kernel rank
+        #expect(throws: KernelParameterError.self) { try make(1, 1, 1, [4, 4, 4], [1, 1, 1], [], []) } // 3-D
+        #expect(throws: KernelParameterError.self) { try make(1, 1, 1, [1 << 40], [1], [], []) }  // too large
+        #expect(throws: KernelParameterError.self) {
+            _ = try ConvKernel(batchCount: Int.max / 2, inputChannels: 4, outputChannels: 4, inputShape: [8], kernelShape: [1])
+        }
+    }
+}

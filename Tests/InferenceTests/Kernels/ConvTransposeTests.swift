@@ -1,0 +1,119 @@
+// ConvTransposeKernel against the Double gather reference of ConvolutionCase (the ONNX
+// ConvTranspose definition) and against the worked examples of the ONNX operator docs.
+
+import Inference
+import Testing
+
+@Suite("ConvTranspose kernel")
+struct ConvTransposeTests {
+    static func run(
+        _ kernel: ConvTransposeKernel, input: [Float], weights: [Float], bias: [Float]?
+    ) -> (output: [Float], guardsIntact: Bool) {
+        var scratch = GuardedBuffer(count: kernel.scratchCount, fill: .nan)
+        var output = GuardedBuffer(count: kernel.outputCount, fill: .nan)
+        input.withUnsafeBufferPointer { input in
+            weights.withUnsafeBufferPointer { weights in
+                (bias ?? []).withUnsafeBufferPointer { bias in
+                    scratch.withPointer { scratch in
+                        output.withPointer {
+                            kernel.run(
+                                input: input.baseAddress!, weights: weights.baseAddress!,
+                                bias: bias.isEmpty ? nil : bias.baseAddress, output: $0,
+                                scratch: kernel.scratchCount > 0 ? scratch : nil)
+                        }
+                    }
+                }
+            }
+        }
+        return (output.values, output.guardsIntact && scratch.guardsIntact)
+    }
+
+    // 400 random attribute sets (general groups and depthwise with channel multipliers), output
+    // padding below max(stride, dilation) as ONNX requires. Tolerance as in
+    // ReferenceComparison.swift: 1e-5 · sqrt(K) · Σ|x·w| + 2e-6 over the K products that land
+    // on each output.
+    @Test("matches the ONNX definition", arguments: [0, 1])
+    func randomCases(kind: Int) throws {
+        var generator = SplitMix64(seed: 41 + UInt64(kind))
+        var strategies: Set<ConvTransposeKernel.Strategy> = []
+        for index in 0..<200 {
+            let test = ConvolutionCase.random(kind: kind, transposed: true, using: &generator)
+            let kernel = try ConvTransposeKernel(
+                batchCount: test.batch, inputChannels: test.inputChannels, outputChannels: test.outputChannels,
+                groups: test.groups, inputShape: test.inputShape, kernelShape: test.kernelShape,
+                strides: test.strides, dilations: test.dilations, padsBegin: test.padsBegin,
+                padsEnd: test.padsEnd, outputPadding: test.outputPadding, activation: test.activation)
+            strategies.insert(kernel.strategy)
+            #expect(kernel.outputShape == test.transposedOutputShape, "case \(index) \(test)")
+            let input = generator.floats(kernel.inputCount)
+            let weights = generator.floats(kernel.weightCount)
+            let bias = generator.floats(test.outputChannels)
+            let (output, guardsIntact) = Self.run(kernel, input: input, weights: weights, bias: test.hasBias ? bias : nil)
+            #expect(guardsIntact, "case \(index) \(test) wrote outside its output or scratch")
+            expectClose(output, test.transposedReference(input: input, weights: weights, bias: bias),
+                        "case \(index) \(test) [\(kernel.strategy)]")
+        }
+        #expect(strategies.contains(kind == 0 ? .col2im : .depthwise), "kind \(kind) reached only \(strategies)")
+    }
+
+    // Worked examples of the ONNX ConvTranspose documentation (X = 0…8 as 3×3, W = ones
+    // [1, 2, 3, 3]), values confirmed with onnxruntime 1.31.1. Integers: exact.
+    @Test("ONNX documentation examples")
+    func documentationExamples() throws {
+        let input = (0..<9).map(Float.init)
+        let weights = [Float](repeating: 1, count: 18)
+
+        let plain = try ConvTransposeKernel(
+            batchCount: 1, inputChannels: 1, outputChannels: 2, inputShape: [3, 3], kernelShape: [3, 3])
+        let plainChannel: [Float] = [0, 1, 3, 3, 2, 3, 8, 15, 12, 7, 9, 21, 36, 27, 15, 9, 20, 33, 24, 13, 6, 13, 21, 15, 8]
+        #expect(plain.outputShape == [5, 5])
+        #expect(Self.run(plain, input: input, weights: weights, bias: nil).output == plainChannel + plainChannel)
+
+        let padded = try ConvTransposeKernel(
+            batchCount: 1, inputChannels: 1, outputChannels: 2, inputShape: [3, 3], kernelShape: [3, 3],
+            strides: [3, 2], outputPadding: [1, 1])
+        #expect(padded.outputShape == [10, 8])
+        let rows: [[Float]] = [[0, 0, 1, 1, 3, 2, 2, 0], [3, 3, 7, 4, 9, 5, 5, 0], [6, 6, 13, 7, 15, 8, 8, 0]]
+        let paddedChannel = rows.flatMap { Array(repeating: $0, count: 3).flatMap { $0 } } + [Float](repeating: 0, count: 8)
+        #expect(Self.run(padded, input: input, weights: weights, bias: nil).output == paddedChannel + paddedChannel)
+
+        let line = try ConvTransposeKernel(
+            batchCount: 1, inputChannels: 1, outputChannels: 2, inputShape: [3], kernelShape: [3])
+        #expect(Self.run(line, input: [0, 1, 2], weights: [Float](repeating: 1, count: 6), bias: nil).output
+                == [0, 1, 3, 3, 2, 0, 1, 3, 3, 2])
+    }
+
+    // erb_dec's upsampling layer: depthwise, kernel (1, 3), stride (1, 2), pads 1, output padding 1.
+    @Test("DFN3-sized layer")
+    func dfn3Layer() throws {
+        var generator = SplitMix64(seed: 49)
+        let test = ConvolutionCase(
+            batch: 1, inputChannels: 64, outputChannels: 64, groups: 64, inputShape: [4, 8], kernelShape: [1, 3],
+            strides: [1, 2], dilations: [1, 1], padsBegin: [0, 1], padsEnd: [0, 1], outputPadding: [0, 1],
+            hasBias: false, activation: .identity)
+        let kernel = try ConvTransposeKernel(
+            batchCount: 1, inputChannels: 64, outputChannels: 64, groups: 64, inputShape: [4, 8], kernelShape: [1, 3],
+            strides: [1, 2], padsBegin: [0, 1], padsEnd: [0, 1], outputPadding: [0, 1])
+        #expect(kernel.outputShape == [4, 16])
+        let input = generator.floats(kernel.inputCount)
+        let weights = generator.floats(kernel.weightCount)
+        let (output, guardsIntact) = Self.run(kernel, input: input, weights: weights, bias: nil)
+        #expect(guardsIntact)
+        expectClose(output, test.transposedReference(input: input, weights: weights, bias: []), "DFN3 ConvTranspose")
+    }
+
+    @Test("rejects inconsistent attributes with a thrown error")
+    func validation() {
+        let make = { (c: Int, m: Int, g: Int, input: [Int], pads: [Int], outputPadding: [Int]) in
+            _ = try ConvTransposeKernel(
+                batchCount: 1, inputChannels: c, outputChannels: m, groups: g, inputShape: input,
+                kernelShape: input.map { _ in 3 }, padsBegin: pads, padsEnd: pads, outputPadding: outputPadding)
+        }
+        #expect(throws: KernelParameterError.self) { try make(3, 4, 2, [8], [], []) }       // C % group
+        #expect(throws: KernelParameterError.self) { try make(2, 3, 2, [8], [], []) }       // M % group
+        #expect(throws: KernelParameterError.self) { try make(1, 1, 1, [2], [3], []) }      // pads eat the output
+        #expect(throws: KernelParameterError.self) { try make(1, 1, 1, [8], [], [-1]) }     // negative output padding
+        #expect(throws: KernelParameterError.self) { try make(1, 1, 1, [8], [], [1, 1]) }   // output padding rank
+        #expect(throws: KernelParameterError.self) { try make(1, 1, 1, [2, 2, 2], [], []) } // 3-D
+    }
+}
