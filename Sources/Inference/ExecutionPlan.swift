@@ -1,0 +1,157 @@
+import ONNX
+
+/// A graph planned for one set of input shapes (and values of the inputs that decide shapes):
+/// shapes inferred, symbolic dimensions bound, shape-only sub-graphs folded to constants, every
+/// buffer allocated and every kernel bound. `execute()` then runs the remaining nodes in order
+/// without allocating or throwing.
+public final class ExecutionPlan: @unchecked Sendable {
+    struct Step {
+        let kernel: any Kernel
+        let opType: String
+        let nodeName: String
+    }
+
+    public let graph: Graph
+    /// Buffers for the graph inputs, in `graph.inputs` order; write inputs here before `execute()`.
+    public let inputs: [Tensor]
+    /// The graph outputs, in `graph.outputs` order; valid after `execute()` until the next run.
+    public let outputs: [Tensor]
+    /// The values the symbolic dimensions were bound to.
+    public let symbolBindings: [String: Int]
+    let steps: [Step]
+
+    /// Plans `graph` for inputs shaped like `inputs` (by name). Inputs whose contents decide shapes
+    /// are folded with the values given here. Throws for a missing input, a type or shape the
+    /// graph does not accept, or a node whose shapes do not work out (naming the node).
+    public init(graph: Graph, inputs given: [String: Tensor]) throws {
+        self.graph = graph
+        var descriptors = [ValueDescriptor?](repeating: nil, count: graph.values.count)
+        var tensors = [Tensor?](repeating: nil, count: graph.values.count)
+        for (id, tensor) in graph.initializers {
+            descriptors[id] = ValueDescriptor(constant: tensor)
+            tensors[id] = tensor
+        }
+        var bindings: [String: Int] = [:]
+        var inputBuffers: [Tensor] = []
+        let planTime = graph.planTimeInputs
+        for id in graph.inputs {
+            let value = graph.values[id]
+            guard let tensor = given[value.name] else { throw InferenceError.invalidInput("missing input '\(value.name)'") }
+            try Self.check(tensor, against: value, bindings: &bindings)
+            let buffer = try Tensor(zeros: tensor.elementType, shape: tensor.shape)
+            if planTime.contains(id) {
+                buffer.bytes.copyMemory(from: tensor.bytes, byteCount: tensor.byteCount)
+                descriptors[id] = ValueDescriptor(constant: buffer)
+            } else {
+                descriptors[id] = ValueDescriptor(tensor.elementType, tensor.shape)
+            }
+            tensors[id] = buffer
+            inputBuffers.append(buffer)
+        }
+
+        var steps: [Step] = []
+        for node in graph.nodes {
+            do {
+                let inputDescriptors = try node.inputs.map { id -> ValueDescriptor? in
+                    guard let id else { return nil }
+                    guard let descriptor = descriptors[id] else { throw OperatorError("input '\(graph.values[id].name)' has no value") }
+                    return descriptor
+                }
+                for position in node.op.planTimeInputs where position < inputDescriptors.count {
+                    if let descriptor = inputDescriptors[position], descriptor.constant == nil {
+                        throw OperatorError("input \(position) decides the output shape and must be known at plan time")
+                    }
+                }
+                let outputDescriptors = try node.op.outputs(for: inputDescriptors)
+                guard outputDescriptors.count >= node.outputs.count else {
+                    throw OperatorError("produces \(outputDescriptors.count) outputs, the node names \(node.outputs.count)")
+                }
+                for descriptor in outputDescriptors { _ = try Tensor.elementCount(of: descriptor.shape) }
+                let inputTensors = node.inputs.map { $0.flatMap { tensors[$0] } }
+                let allConstant = inputDescriptors.allSatisfy { $0 == nil || $0?.constant != nil }
+                var outputTensors: [Tensor]
+                if outputDescriptors.allSatisfy({ $0.constant != nil }) {
+                    outputTensors = outputDescriptors.compactMap(\.constant)
+                } else if node.op.aliasesFirstInput {
+                    let source = try inputTensors.required(0)
+                    outputTensors = [source.reshaped(to: outputDescriptors[0].shape)]
+                } else {
+                    outputTensors = try outputDescriptors.map { try Tensor(zeros: $0.elementType, shape: $0.shape) }
+                    let kernel = try node.op.makeKernel(inputs: inputTensors, outputs: outputTensors)
+                    if allConstant {
+                        kernel.execute()
+                    } else {
+                        steps.append(Step(kernel: kernel, opType: node.opType, nodeName: node.name))
+                    }
+                }
+                for (position, id) in node.outputs.enumerated() {
+                    guard let id else { continue }
+                    tensors[id] = outputTensors[position]
+                    var descriptor = outputDescriptors[position]
+                    if allConstant { descriptor.constant = outputTensors[position] }
+                    descriptors[id] = descriptor
+                }
+            } catch let error as OperatorError {
+                if error.isUnsupported {
+                    throw InferenceError.unsupportedFeature(opType: node.opType, node: node.name, opset: graph.opset, feature: error.message)
+                }
+                throw InferenceError.invalidNode(node: node.name, opType: node.opType, message: error.message)
+            } catch let error as KernelParameterError {
+                throw InferenceError.invalidNode(node: node.name, opType: node.opType, message: error.description)
+            } catch let error as InferenceError {
+                throw InferenceError.invalidNode(node: node.name, opType: node.opType, message: error.description)
+            }
+        }
+        outputs = try graph.outputs.map { id in
+            guard let tensor = tensors[id] else { throw InferenceError.invalidGraph("output '\(graph.values[id].name)' has no value") }
+            return tensor
+        }
+        self.inputs = inputBuffers
+        self.steps = steps
+        self.symbolBindings = bindings
+    }
+
+    /// Runs every non-constant node once. Allocation-free and non-throwing.
+    public func execute() {
+        for step in steps {
+            step.kernel.execute()
+        }
+    }
+
+    /// Runs every node once, adding each node's wall time to `profile` under its op type.
+    public func execute(profile: inout OperatorProfile) {
+        let clock = ContinuousClock()
+        for step in steps {
+            let start = clock.now
+            step.kernel.execute()
+            profile.add(clock.now - start, to: step.opType)
+        }
+    }
+
+    /// Number of nodes left to run after folding (the rest were computed while planning).
+    public var stepCount: Int { steps.count }
+
+    private static func check(_ tensor: Tensor, against value: Graph.Value, bindings: inout [String: Int]) throws {
+        if let declared = value.elementType, declared != tensor.elementType {
+            throw InferenceError.invalidInput("input '\(value.name)' must be \(declared), got \(tensor.elementType)")
+        }
+        guard let shape = value.declaredShape else { return }
+        guard shape.count == tensor.rank else {
+            throw InferenceError.invalidInput("input '\(value.name)' must have rank \(shape.count), got shape \(tensor.shape)")
+        }
+        for (axis, dimension) in shape.enumerated() {
+            let actual = tensor.shape[axis]
+            switch dimension {
+            case .fixed(let size) where size != Int64(actual):
+                throw InferenceError.invalidInput("input '\(value.name)' has shape \(tensor.shape), axis \(axis) must be \(size)")
+            case .symbolic(let symbol):
+                if let bound = bindings[symbol], bound != actual {
+                    throw InferenceError.invalidInput("input '\(value.name)' has \(symbol) = \(actual) on axis \(axis), another input bound \(symbol) = \(bound)")
+                }
+                bindings[symbol] = actual
+            default:
+                break
+            }
+        }
+    }
+}

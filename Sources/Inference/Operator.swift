@@ -1,0 +1,85 @@
+/// What the planner knows about a value: its element type, its concrete shape, and its contents
+/// when they are known while planning (initializers, constants and everything folded from them).
+struct ValueDescriptor: Sendable {
+    var elementType: ElementType
+    var shape: [Int]
+    var constant: Tensor?
+
+    init(_ elementType: ElementType, _ shape: [Int], constant: Tensor? = nil) {
+        self.elementType = elementType
+        self.shape = shape
+        self.constant = constant
+    }
+
+    init(constant: Tensor) {
+        self.init(constant.elementType, constant.shape, constant: constant)
+    }
+}
+
+/// One ONNX operator with its attributes parsed (at graph load, for the opset the model declares).
+///
+/// Planning and executing are separate: `outputs(for:)` does shape inference (and may throw),
+/// `makeKernel` binds preallocated input and output tensors into a `Kernel` (and may allocate and
+/// throw); the kernel's `execute()` then only reads inputs and writes outputs.
+protocol Operator: Sendable {
+    /// Input positions whose contents decide output shapes; the planner requires them to be known
+    /// at plan time (a constant, or a graph input whose value is part of the plan's key).
+    var planTimeInputs: [Int] { get }
+    /// True when output 0 is input 0 seen with another shape (Reshape, Squeeze, …): no kernel runs.
+    var aliasesFirstInput: Bool { get }
+    /// Element types and shapes of the outputs (with contents when they follow from shapes alone).
+    func outputs(for inputs: [ValueDescriptor?]) throws -> [ValueDescriptor]
+    /// A kernel that computes `outputs` from `inputs`; absent optional inputs are nil.
+    func makeKernel(inputs: [Tensor?], outputs: [Tensor]) throws -> any Kernel
+}
+
+extension Operator {
+    var planTimeInputs: [Int] { [] }
+    var aliasesFirstInput: Bool { false }
+
+    func makeKernel(inputs: [Tensor?], outputs: [Tensor]) throws -> any Kernel {
+        throw OperatorError("has no kernel")
+    }
+}
+
+/// The execute step of a planned node: reads its bound inputs, writes its bound outputs; never
+/// allocates, locks or throws.
+protocol Kernel {
+    func execute()
+}
+
+extension Array where Element == ValueDescriptor? {
+    /// The descriptor at `index`, or an error naming the missing input.
+    func required(_ index: Int, _ what: String) throws -> ValueDescriptor {
+        guard index < count, let value = self[index] else { throw OperatorError("missing input \(index) (\(what))") }
+        return value
+    }
+
+    /// The plan-time contents of input `index` as integers, nil when the optional input is absent.
+    func integerConstant(_ index: Int, _ what: String) throws -> [Int64]? {
+        guard index < count, let value = self[index] else { return nil }
+        guard let constant = value.constant else { throw OperatorError("input \(index) (\(what)) must be known at plan time") }
+        guard constant.elementType == .int64 || constant.elementType == .int32 else {
+            throw OperatorError("input \(index) (\(what)) must be int64, got \(constant.elementType)")
+        }
+        return constant.integerValues()
+    }
+}
+
+extension Array where Element == Tensor? {
+    func required(_ index: Int) throws -> Tensor {
+        guard index < count, let value = self[index] else { throw OperatorError("missing input \(index)") }
+        return value
+    }
+}
+
+/// Resolves a possibly negative axis against `rank`; throws when it is outside [-rank, rank).
+func normalizedAxis(_ axis: Int64, rank: Int) throws -> Int {
+    guard axis >= -Int64(rank), axis < Int64(rank) else { throw OperatorError("axis \(axis) out of range for rank \(rank)") }
+    return Int(axis < 0 ? axis + Int64(rank) : axis)
+}
+
+/// Product of `shape[range]` (shapes here are already validated, so this cannot overflow).
+func product(_ shape: some Collection<Int>) -> Int {
+    shape.reduce(1, *)
+}

@@ -1,0 +1,40 @@
+import ONNX
+
+/// Maps an ONNX node to the operator that implements it, parsing its attributes for `opset`.
+enum OperatorRegistry {
+    /// The operator for `node`, or nil when the op type is not implemented.
+    static func makeOperator(_ node: NodeProto, opset: Int) throws -> (any Operator)? {
+        let attributes = NodeAttributes(node)
+        switch node.opType {
+        case "Constant": return try Constant(attributes)
+        case "ConstantOfShape": return try ConstantOfShape(attributes)
+        case "Shape": return try Shape(attributes, opset: opset)
+        case "Identity": return Identity()
+        case "Reshape": return try Reshape(attributes, opset: opset)
+        case "Flatten": return try Flatten(attributes)
+        case "Squeeze": return try Squeeze(attributes, opset: opset)
+        case "Unsqueeze": return try Unsqueeze(attributes, opset: opset)
+        case "Gather": return try Gather(attributes)
+        case "Concat": return try Concat(attributes)
+        case "Slice": return try Slice(attributes, opset: opset)
+        case "Transpose": return try Transpose(attributes)
+        case "Cast": return try Cast(attributes)
+        case "Pad": return try Pad(attributes, opset: opset)
+        case "Add": return ElementwiseBinary<Addition>()
+        case "Sub": return ElementwiseBinary<Subtraction>()
+        case "Mul": return ElementwiseBinary<Multiplication>()
+        case "Div": return ElementwiseBinary<Division>()
+        case "Relu": return UnaryActivation(.relu)
+        case "Sigmoid": return UnaryActivation(.sigmoid)
+        case "Tanh": return UnaryActivation(.tanh)
+        case "LeakyRelu": return UnaryActivation(.leakyRelu(alpha: try attributes.float("alpha", default: 0.01)))
+        case "MatMul": return MatMul()
+        case "Gemm": return try Gemm(attributes)
+        case "Einsum": return try Einsum(attributes)
+        case "Conv": return try Conv(attributes)
+        case "ConvTranspose": return try ConvTranspose(attributes)
+        case "GRU": return try GRU(attributes, opset: opset)
+        default: return nil
+        }
+    }
+}

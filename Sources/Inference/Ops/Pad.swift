@@ -1,0 +1,75 @@
+/// ONNX Pad in "constant" mode: `pads` = [begin_0, …, begin_n, end_0, …, end_n] (negative crops)
+/// around the input, filled with `constant_value`. Attributes before opset 11, inputs from 11
+/// (with optional `axes` from 18). Other modes are reported as unsupported.
+struct Pad: Operator {
+    let attributePads: [Int64]?
+    let attributeValue: Float
+    let fromInputs: Bool
+
+    init(_ attributes: NodeAttributes, opset: Int) throws {
+        let mode = try attributes.string("mode") ?? "constant"
+        guard mode == "constant" else { throw OperatorError(unsupported: "mode \(mode)") }
+        fromInputs = opset >= 11
+        attributePads = fromInputs ? nil : try attributes.ints("pads")
+        attributeValue = fromInputs ? 0 : try attributes.float("value", default: 0)
+    }
+
+    var planTimeInputs: [Int] { fromInputs ? [1, 3] : [] }
+
+    /// Begin and end padding per axis.
+    func padding(rank: Int, inputs: [ValueDescriptor?]) throws -> (begin: [Int], end: [Int]) {
+        guard let pads = fromInputs ? try inputs.integerConstant(1, "pads") : attributePads else {
+            throw OperatorError("missing pads")
+        }
+        let axes = try (fromInputs ? try inputs.integerConstant(3, "axes") : nil)?.map { try normalizedAxis($0, rank: rank) }
+            ?? Array(0..<rank)
+        guard pads.count == 2 * axes.count else { throw OperatorError("pads \(pads) do not match \(axes.count) axes") }
+        guard pads.allSatisfy({ abs($0) <= Int64(Int32.max) }) else { throw OperatorError("pads \(pads) out of range") }
+        var begin = [Int](repeating: 0, count: rank)
+        var end = [Int](repeating: 0, count: rank)
+        for (index, axis) in axes.enumerated() {
+            begin[axis] = Int(pads[index])
+            end[axis] = Int(pads[index + axes.count])
+        }
+        return (begin, end)
+    }
+
+    func outputs(for inputs: [ValueDescriptor?]) throws -> [ValueDescriptor] {
+        let data = try inputs.required(0, "data")
+        let (begin, end) = try padding(rank: data.shape.count, inputs: inputs)
+        let shape = data.shape.indices.map { data.shape[$0] + begin[$0] + end[$0] }
+        guard shape.allSatisfy({ $0 >= 0 }) else { throw OperatorError("pads crop input shape \(data.shape) below zero") }
+        return [ValueDescriptor(data.elementType, shape)]
+    }
+
+    func makeKernel(inputs: [Tensor?], outputs: [Tensor]) throws -> any Kernel {
+        let data = try inputs.required(0)
+        let output = outputs[0]
+        let (begin, end) = try padding(rank: data.rank, inputs: inputs.map { $0.map { ValueDescriptor(constant: $0) } })
+        let fill = try Tensor(zeros: data.elementType, shape: [])
+        if fromInputs, inputs.count > 2, let value = inputs[2] {
+            guard value.elementType == data.elementType, value.elementCount == 1 else {
+                throw OperatorError("constant_value must be one \(data.elementType), got \(value.elementType) \(value.shape)")
+            }
+            fill.bytes.copyMemory(from: value.bytes, byteCount: data.elementType.byteCount)
+        } else if data.elementType == .float32 {
+            fill.pointer(to: Float.self).pointee = attributeValue
+        }
+        let sourceStrides = contiguousStrides(of: data.shape)
+        let destinationStrides = contiguousStrides(of: output.shape)
+        var counts: [Int] = []
+        var sourceOffset = 0
+        var destinationOffset = 0
+        for axis in data.shape.indices {
+            counts.append(max(0, data.shape[axis] + min(begin[axis], 0) + min(end[axis], 0)))
+            sourceOffset += max(0, -begin[axis]) * sourceStrides[axis]
+            destinationOffset += max(0, begin[axis]) * destinationStrides[axis]
+        }
+        let copy = StridedCopy(
+            counts: counts, sourceStrides: sourceStrides, destinationStrides: destinationStrides,
+            elementSize: data.elementType.byteCount)
+        return StridedCopyKernel(
+            destination: output, parts: [.init(copy: copy, source: data, sourceOffset: sourceOffset, destinationOffset: destinationOffset)],
+            fill: fill)
+    }
+}

@@ -1,0 +1,33 @@
+/// A kernel made of strided copies between bound tensors, optionally after filling the output
+/// with one repeated element (Pad). Offsets are in elements.
+struct StridedCopyKernel: Kernel {
+    struct Part {
+        let copy: StridedCopy
+        let source: Tensor
+        let sourceOffset: Int
+        let destinationOffset: Int
+    }
+
+    let destination: Tensor
+    let parts: [Part]
+    /// One element's bytes written to every output element before the copies (nil: no fill).
+    let fill: Tensor?
+
+    init(destination: Tensor, parts: [Part], fill: Tensor? = nil) {
+        self.destination = destination
+        self.parts = parts
+        self.fill = fill
+    }
+
+    func execute() {
+        let size = destination.elementType.byteCount
+        if let fill {
+            for index in 0..<destination.elementCount {
+                (destination.bytes + index * size).copyMemory(from: fill.bytes, byteCount: size)
+            }
+        }
+        for part in parts {
+            part.copy.run(from: part.source.bytes + part.sourceOffset * size, to: destination.bytes + part.destinationOffset * size)
+        }
+    }
+}
