@@ -1,0 +1,74 @@
+import Protobuf
+import Testing
+
+/// Worked examples of the protobuf encoding guide (protobuf.dev/programming-guides/encoding)
+/// and values that follow from the wire format's definition.
+struct SpecExampleTests {
+    @Test func varintFieldOf150() throws {
+        var reader = ProtobufReader([0x08, 0x96, 0x01])
+        let field = try #require(try reader.nextField())
+        #expect(field == ProtobufField(number: 1, wireType: .varint))
+        #expect(try reader.readUInt64(field) == 150)
+        #expect(try reader.nextField() == nil)
+    }
+
+    @Test func stringFieldTesting() throws {
+        var reader = ProtobufReader([0x12, 0x07, 0x74, 0x65, 0x73, 0x74, 0x69, 0x6e, 0x67])
+        let field = try #require(try reader.nextField())
+        #expect(field == ProtobufField(number: 2, wireType: .lengthDelimited))
+        #expect(try reader.readString(field) == "testing")
+    }
+
+    @Test func packedRepeatedField() throws {
+        var reader = ProtobufReader([0x32, 0x06, 0x03, 0x8e, 0x02, 0x9e, 0xa7, 0x05])
+        let field = try #require(try reader.nextField())
+        var values: [Int64] = []
+        try reader.readRepeatedInt64(field, into: &values)
+        #expect(field.number == 6)
+        #expect(values == [3, 270, 86942])
+    }
+
+    /// The same repeated field packed and unpacked must give the same values, and both forms
+    /// may be mixed in one message (the parser concatenates).
+    @Test func packedAndUnpackedFixedWidthFieldsMix() throws {
+        // field 1: packed floats [1.0, -2.0]; then unpacked float 0.5; fixed64 field 2: 1.0.
+        let bytes: [UInt8] = [0x0a, 0x08, 0x00, 0x00, 0x80, 0x3f, 0x00, 0x00, 0x00, 0xc0,
+                              0x0d, 0x00, 0x00, 0x00, 0x3f,
+                              0x11, 0, 0, 0, 0, 0, 0, 0xf0, 0x3f]
+        var reader = ProtobufReader(bytes)
+        var floats: [Float] = []
+        var doubles: [Double] = []
+        while let field = try reader.nextField() {
+            switch field.number {
+            case 1: try reader.readRepeatedFloat(field, into: &floats)
+            default: try reader.readRepeatedDouble(field, into: &doubles)
+            }
+        }
+        #expect(floats == [1.0, -2.0, 0.5])
+        #expect(doubles == [1.0])
+    }
+
+    @Test func largestVarintIsTenBytes() throws {
+        var reader = ProtobufReader([0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01])
+        #expect(try reader.readVarint() == .max)
+        #expect(reader.isAtEnd)
+    }
+
+    /// The zigzag table of the encoding guide.
+    @Test func zigzag() {
+        #expect(ZigZag.decode(UInt32(0)) == 0)
+        #expect(ZigZag.decode(UInt32(1)) == -1)
+        #expect(ZigZag.decode(UInt32(2)) == 1)
+        #expect(ZigZag.decode(UInt32(3)) == -2)
+        #expect(ZigZag.decode(UInt32(0xffff_fffe)) == 0x7fff_ffff)
+        #expect(ZigZag.decode(UInt32(0xffff_ffff)) == -0x8000_0000)
+        #expect(ZigZag.decode(UInt64(0xffff_ffff_ffff_fffe)) == .max)
+        #expect(ZigZag.decode(UInt64(0xffff_ffff_ffff_ffff)) == .min)
+    }
+
+    @Test func sint64FieldUsesZigzag() throws {
+        var reader = ProtobufReader([0x08, 0x03])
+        let field = try #require(try reader.nextField())
+        #expect(try reader.readSInt64(field) == -2)
+    }
+}
