@@ -21,13 +21,8 @@ public struct ComplexFeatureExtractor: Sendable {
         }
         self.binCount = binCount
         self.alpha = alpha
-        state = Self.initialState(binCount: binCount)
-    }
-
-    static func initialState(binCount: Int) -> [Float] {
-        let first: Float = 0.001, last: Float = 0.0001
-        let step = binCount > 1 ? (last - first) / Float(binCount - 1) : 0
-        return (0..<binCount).map { first + Float($0) * step }
+        state = [Float](repeating: 0, count: binCount)
+        reset()
     }
 
     /// `spectrum`: interleaved `(re, im)` pairs, at least `binCount` of them;
@@ -67,7 +62,12 @@ public struct ComplexFeatureExtractor: Sendable {
         return features
     }
 
+    /// Back to the initial state `0.001 + k·(−0.0009/(binCount − 1))` (float32), in place.
     public mutating func reset() {
-        state = Self.initialState(binCount: binCount)
+        state.withUnsafeMutableBufferPointer { state in
+            let first: Float = 0.001, last: Float = 0.0001
+            let step = state.count > 1 ? (last - first) / Float(state.count - 1) : 0
+            for k in 0..<state.count { state[k] = first + Float(k) * step }
+        }
     }
 }

@@ -16,13 +16,8 @@ public struct ERBFeatureExtractor: Sendable {
     public init(bands: ERBBands, alpha: Float) {
         self.bands = bands
         self.alpha = alpha
-        state = Self.initialState(bandCount: bands.bandCount)
-    }
-
-    static func initialState(bandCount: Int) -> [Float] {
-        let first: Float = -60, last: Float = -90
-        let step = bandCount > 1 ? (last - first) / Float(bandCount - 1) : 0
-        return (0..<bandCount).map { first + Float($0) * step }
+        state = [Float](repeating: 0, count: bands.bandCount)
+        reset()
     }
 
     /// `spectrum`: `[binCount × 2]` interleaved; `features`: `bandCount` values.
@@ -65,7 +60,12 @@ public struct ERBFeatureExtractor: Sendable {
         return features
     }
 
+    /// Back to the initial state `−60 + b·(−30/(bandCount − 1))` dB (float32), in place.
     public mutating func reset() {
-        state = Self.initialState(bandCount: bands.bandCount)
+        state.withUnsafeMutableBufferPointer { state in
+            let first: Float = -60, last: Float = -90
+            let step = state.count > 1 ? (last - first) / Float(state.count - 1) : 0
+            for b in 0..<state.count { state[b] = first + Float(b) * step }
+        }
     }
 }

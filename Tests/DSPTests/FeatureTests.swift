@@ -61,6 +61,19 @@ import DSP
         #expect(maxAbsDifference(features, expected) < 1e-6)
     }
 
+    @Test func resetRestoresTheInitialStates() throws {
+        let fixture = try LibDFFixture()
+        let spectrogram = try fixture.floats("spectrum")
+        var erb = ERBFeatureExtractor(
+            bands: try ERBBands(sampleRate: 48000, fftSize: 960, bandCount: 32, minimumBandWidth: 2), alpha: 0.99)
+        var complex = try ComplexFeatureExtractor(binCount: 96, alpha: 0.99)
+        let erbFirst = erb.extract(spectrogram: spectrogram), complexFirst = complex.extract(spectrogram: spectrogram, spectrumBins: 481)
+        erb.reset()
+        complex.reset()
+        #expect(erb.extract(spectrogram: spectrogram) == erbFirst)
+        #expect(complex.extract(spectrogram: spectrogram, spectrumBins: 481) == complexFirst)
+    }
+
     @Test func erbGainsArePiecewiseConstant() throws {
         let bands = try ERBBands(sampleRate: 48000, fftSize: 960, bandCount: 32, minimumBandWidth: 2)
         let gains = (0..<32).map { Float($0 + 1) / 64 }
