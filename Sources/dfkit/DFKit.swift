@@ -6,6 +6,7 @@ enum DFKit {
     static var commands: [any Command.Type] {
         [
             InspectCommand.self,
+            SimulateCommand.self,
         ]
     }
 

@@ -1,0 +1,271 @@
+import DSP
+import Foundation
+import Realtime
+
+/// `dfkit simulate`: what a phone's capture path does to a 10 ms noise canceller.
+struct SimulateCommand: Command {
+    static let name = "simulate"
+    static let summary = "simulate a device's capture callbacks feeding a 10 ms noise canceller"
+    static let help = """
+        USAGE: dfkit simulate --hw-rate R --hw-buffer N --app-rate R --delivery pow2|exact [options]
+               dfkit simulate --sweep --app-rate R [--hw-rate R] [options]
+
+        Simulates the hardware filling power-of-two buffers, the OS converting them to the app's
+        rate (keeping the fractional remainder) and delivering either power-of-two chunks (pow2,
+        the legacy iOS 5 behaviour) or every whole sample (exact, iOS 6 on), the app cutting 10 ms
+        frames (rate/100 samples) out of a preallocated ring and a processor handling each frame
+        on a virtual clock charged against the callback deadline. Prints callback sizes, frames
+        per callback, buffering and end-to-end latency, deadline misses, CPU load and gaps.
+
+        OPTIONS:
+          --hw-rate R          hardware sample rate in Hz (e.g. 44100, 48000, 16000 for a headset)
+          --hw-buffer N        hardware buffer in frames: 256, 512, 1024, 2048 or 4096
+          --app-rate R         the rate the app asks for: 8000, 16000, 24000, 32000, 44100,
+                               48000, 88200 or 96000 Hz
+          --delivery MODE      pow2 or exact
+          --seconds S          simulated seconds (default 10)
+          --input FILE         microphone signal from an audio file (first channel, resampled to
+                               the hardware rate); default: a 440 Hz tone in white noise
+          --output FILE        write the forwarded app-rate output as a 32-bit float WAV
+          --processor P        passthrough (default), cost:MS (passes frames through, charged MS
+                               milliseconds each) or dfn3
+          --disable-nc         noise cancelling off: frames pass through unprocessed, uncharged
+          --fault F            inject a fault (repeatable; times in ms from the start):
+                                 drop:T[:COUNT]    lose COUNT callbacks (default 1) from time T
+                                 stall:T:MS        hold up the callback at time T for MS
+                                 route:T:RATE      switch the hardware to RATE Hz at time T
+          --json               print {"callbacks": [...], "stats": {...}} instead of text
+          --plot FILE.svg      draw a timeline of callbacks, frames, processing and misses
+          --sweep              run every buffer size × hardware rate (44100, 48000, 16000 unless
+                               --hw-rate is given) × delivery mode and print one table
+          -h, --help           show this help
+        """
+
+    private enum ProcessorChoice {
+        case passThrough
+        case cost(milliseconds: Double)
+        case deepFilter
+    }
+
+    private let hardwareRate: Int?
+    private let bufferFrames: Int?
+    private let appRate: Int
+    private let delivery: DeliveryMode?
+    private let seconds: Double
+    private let inputPath: String?
+    private let outputPath: String?
+    private let processor: ProcessorChoice
+    private let noiseCancellationEnabled: Bool
+    private let faults: [Fault]
+    private let printsJSON: Bool
+    private let plotPath: String?
+    private let sweeps: Bool
+
+    init(arguments: inout ArgumentList) throws {
+        sweeps = arguments.flag("--sweep")
+        printsJSON = arguments.flag("--json")
+        noiseCancellationEnabled = !arguments.flag("--disable-nc")
+        hardwareRate = try arguments.number("--hw-rate")
+        bufferFrames = try arguments.number("--hw-buffer")
+        guard let appRate: Int = try arguments.number("--app-rate") else {
+            throw CommandLineError("--app-rate is required")
+        }
+        self.appRate = appRate
+        if let mode = try arguments.value("--delivery") {
+            guard let parsed = DeliveryMode(rawValue: mode) else {
+                throw CommandLineError("--delivery must be pow2 or exact, got '\(mode)'")
+            }
+            delivery = parsed
+        } else {
+            delivery = nil
+        }
+        seconds = try arguments.number("--seconds") ?? 10
+        guard seconds.isFinite, seconds > 0 else { throw CommandLineError("--seconds must be positive, got \(seconds)") }
+        inputPath = try arguments.value("--input")
+        outputPath = try arguments.value("--output")
+        plotPath = try arguments.value("--plot")
+        processor = try Self.parseProcessor(arguments.value("--processor") ?? "passthrough")
+        faults = try arguments.values("--fault").map(Self.parseFault)
+        let leftovers = try arguments.positionals()
+        guard leftovers.isEmpty else { throw CommandLineError("unexpected argument '\(leftovers[0])'") }
+
+        if sweeps {
+            guard bufferFrames == nil, delivery == nil else {
+                throw CommandLineError("--sweep runs every --hw-buffer and --delivery; do not give them")
+            }
+            guard outputPath == nil, plotPath == nil, !printsJSON else {
+                throw CommandLineError("--sweep prints one table; --output, --plot and --json need a single configuration")
+            }
+        } else {
+            guard hardwareRate != nil, bufferFrames != nil, delivery != nil else {
+                throw CommandLineError("--hw-rate, --hw-buffer and --delivery are required (or use --sweep)")
+            }
+        }
+    }
+
+    private static func parseProcessor(_ text: String) throws -> ProcessorChoice {
+        switch text {
+        case "passthrough": return .passThrough
+        case "dfn3": return .deepFilter
+        default:
+            guard text.hasPrefix("cost:"), let milliseconds = Double(text.dropFirst(5)),
+                  milliseconds.isFinite, milliseconds >= 0 else {
+                throw CommandLineError("--processor must be passthrough, dfn3 or cost:MS with MS ≥ 0, got '\(text)'")
+            }
+            return .cost(milliseconds: milliseconds)
+        }
+    }
+
+    private static func parseFault(_ text: String) throws -> Fault {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        let numbers = parts.dropFirst().map { Double($0) }
+        guard numbers.allSatisfy({ $0 != nil }) else { throw CommandLineError("--fault '\(text)': the fields after the kind must be numbers") }
+        let values = numbers.compactMap { $0 }
+        switch (parts[0], values.count) {
+        case ("drop", 1), ("drop", 2):
+            let count = values.count == 2 ? values[1] : 1
+            guard count >= 1, count <= 1_000_000, count == count.rounded() else {
+                throw CommandLineError("--fault '\(text)': COUNT must be a whole number from 1 to 1000000")
+            }
+            return .droppedCallbacks(at: values[0] / 1000, count: Int(count))
+        case ("stall", 2):
+            return .stall(at: values[0] / 1000, duration: values[1] / 1000)
+        case ("route", 2):
+            guard values[1] >= 1, values[1] <= 1e7, values[1] == values[1].rounded() else {
+                throw CommandLineError("--fault '\(text)': RATE must be a whole number of Hz")
+            }
+            return .routeChange(at: values[0] / 1000, sampleRate: Int(values[1]))
+        default:
+            throw CommandLineError("--fault '\(text)': expected drop:T[:COUNT], stall:T:MS or route:T:RATE")
+        }
+    }
+
+    func run() throws {
+        if sweeps {
+            print(try sweepTable())
+            return
+        }
+        guard let hardwareRate, let bufferFrames, let delivery else { return }
+        let configuration = SimulationConfiguration(
+            hardware: try HardwareFormat(sampleRate: hardwareRate, bufferFrames: bufferFrames), appRate: appRate,
+            delivery: delivery, duration: seconds, faults: faults, noiseCancellationEnabled: noiseCancellationEnabled,
+            recordsCallbacks: printsJSON || plotPath != nil, collectsOutput: outputPath != nil)
+        let result = try simulate(configuration)
+        if let outputPath {
+            try AudioFileWriter.write(AudioSignal(sampleRate: appRate, channels: [result.output]), to: outputPath,
+                                      encoding: .float32)
+        }
+        if let plotPath {
+            let svg = TimelinePlot(callbacks: result.callbacks, statistics: result.statistics, faults: faults).svg()
+            try Data(svg.utf8).write(to: URL(fileURLWithPath: plotPath))
+        }
+        print(printsJSON ? try json(result) : text(result.statistics))
+    }
+
+    private func simulate(_ configuration: SimulationConfiguration) throws -> SimulationResult {
+        let source: any CaptureSource
+        if let inputPath {
+            let signal = try AudioFileReader.read(path: inputPath)
+            guard let first = signal.channels.first, !first.isEmpty else {
+                throw CommandLineError("--input \(inputPath) has no samples")
+            }
+            let rate = configuration.hardware.sampleRate
+            source = RecordedSignal(samples: try StreamingResampler.resample(first, from: signal.sampleRate, to: rate),
+                                    sampleRate: rate)
+        } else {
+            source = TestSignal()
+        }
+        let frameProcessor: any FrameProcessor
+        switch processor {
+        case .passThrough:
+            frameProcessor = PassThroughProcessor()
+        case .cost(let milliseconds):
+            frameProcessor = try SyntheticCostProcessor(costPerFrame: .nanoseconds(Int64((milliseconds * 1e6).rounded())))
+        case .deepFilter:
+            throw CommandLineError("--processor dfn3 is not available yet: the DFN3 StreamEnhancer and its "
+                + "rate-adapting wrapper have not landed; use passthrough or cost:MS")
+        }
+        return try CaptureSimulator(configuration: configuration, source: source, processor: frameProcessor).run()
+    }
+
+    private func json(_ result: SimulationResult) throws -> String {
+        struct Report: Encodable {
+            let callbacks: [CallbackRecord]
+            let stats: SimulationStatistics
+        }
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.outputFormatting = [.sortedKeys]
+        return String(decoding: try encoder.encode(Report(callbacks: result.callbacks, stats: result.statistics)), as: UTF8.self)
+    }
+
+    private func text(_ statistics: SimulationStatistics) -> String {
+        func ms(_ value: Double) -> String { String(format: "%.3f", value) }
+        func histogram(_ histogram: CountHistogram) -> String {
+            histogram.bins.map { "\($0.value)×\($0.count)" }.joined(separator: "  ")
+        }
+        let components = statistics.latencyComponentsMs
+        let causes = statistics.missCauses.filter { $0.value > 0 }.sorted { $0.key < $1.key }
+            .map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        return """
+            hardware \(statistics.hwBufferFrames) frames @ \(statistics.hwRate) Hz → app \(statistics.appRate) Hz, \
+            \(statistics.delivery) delivery
+              callback period        \(ms(statistics.callbackPeriodMs)) ms, \
+            \(String(format: "%.2f", statistics.nominalAppSamplesPerCallback)) app samples per callback on average
+              samples per frame      \(statistics.samplesPerFrame)
+              callbacks              \(statistics.callbackCount) (\(statistics.droppedCallbacks) dropped, \
+            \(statistics.routeChanges) route changes)
+              callback sizes         \(histogram(statistics.callbackSizes))
+              frames per callback    \(histogram(statistics.framesPerCallback))
+              buffering latency ms   min \(ms(statistics.latencyMs.min))  mean \(ms(statistics.latencyMs.mean))  \
+            max \(ms(statistics.latencyMs.max))
+              end-to-end latency ms  min \(ms(statistics.endToEndMs.min))  mean \(ms(statistics.endToEndMs.mean))  \
+            max \(ms(statistics.endToEndMs.max))
+                components: hardware buffer \(ms(components.hardwareBuffer)) + OS remainder (mean \(ms(components.osRemainderMean)), \
+            max \(ms(components.osRemainderMax))) + framing \(ms(components.framing)) (+ mean partial frame \
+            \(ms(components.framerRemainderMean))) + algorithmic \(ms(components.algorithmic)) + resampler \
+            \(ms(components.resampler))
+              deadline misses        \(statistics.deadlineMisses)\(causes.isEmpty ? "" : " (\(causes))")
+              CPU load per callback  mean \(String(format: "%.4f", statistics.cpuLoad.mean))  \
+            p99 \(String(format: "%.4f", statistics.cpuLoad.p99))  max \(String(format: "%.4f", statistics.cpuLoad.max))
+              gaps                   \(statistics.gaps) (\(statistics.missingSamples) samples missing, concealed with \
+            zeros; \(statistics.lostSamples) lost)
+              frames                 \(statistics.framesProcessed) processed, \(statistics.framesPassedThrough) \
+            passed through, \(statistics.processingFailures) failed
+              samples                \(statistics.capturedSamples) captured, \(statistics.deliveredSamples) delivered, \
+            \(statistics.outputSamples) out, \(statistics.heldSamples + statistics.framerBufferedSamples) in flight
+            """
+    }
+
+    private func sweepTable() throws -> String {
+        let rates = hardwareRate.map { [$0] } ?? [44_100, 48_000, 16_000]
+        var rows: [[String]] = [[
+            "hw rate", "buffer", "delivery", "period ms", "callback sizes", "frames/cb", "latency ms mean/max",
+            "end-to-end ms mean/max", "misses", "load p99/max",
+        ]]
+        for rate in rates {
+            for frames in HardwareFormat.supportedBufferSizes {
+                for mode in DeliveryMode.allCases {
+                    let configuration = SimulationConfiguration(
+                        hardware: try HardwareFormat(sampleRate: rate, bufferFrames: frames), appRate: appRate,
+                        delivery: mode, duration: seconds, faults: faults, noiseCancellationEnabled: noiseCancellationEnabled)
+                    let statistics = try simulate(configuration).statistics
+                    let sizes = statistics.callbackSizes.bins.map { String($0.value) }
+                    rows.append([
+                        String(rate), String(frames), mode.rawValue, String(format: "%.2f", statistics.callbackPeriodMs),
+                        sizes.count > 4 ? sizes.prefix(3).joined(separator: ",") + ",…" : sizes.joined(separator: ","),
+                        statistics.framesPerCallback.bins.map { String($0.value) }.joined(separator: ","),
+                        String(format: "%.2f / %.2f", statistics.latencyMs.mean, statistics.latencyMs.max),
+                        String(format: "%.2f / %.2f", statistics.endToEndMs.mean, statistics.endToEndMs.max),
+                        String(statistics.deadlineMisses),
+                        String(format: "%.3f / %.3f", statistics.cpuLoad.p99, statistics.cpuLoad.max),
+                    ])
+                }
+            }
+        }
+        let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+        return rows.map { row in
+            zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  ")
+        }.joined(separator: "\n")
+    }
+}
