@@ -161,17 +161,17 @@ import DSP
             }
         }
         let empty = directory + "/empty.wav"
-        FileManager.default.createFile(atPath: empty, contents: Data())
+        #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
         #expect(reason(empty)?.contains("empty") == true)
 
         let truncated = directory + "/truncated.wav"
         let whole = try Data(contentsOf: URL(fileURLWithPath: try Self.fixture("pcm16.wav")))
-        FileManager.default.createFile(atPath: truncated, contents: whole.prefix(30))
+        #expect(FileManager.default.createFile(atPath: truncated, contents: whole.prefix(30)))
         #expect(reason(truncated) != nil)
 
         let random = directory + "/random.wav"
         var generator = SplitMix64(seed: 3)
-        FileManager.default.createFile(atPath: random, contents: Data((0..<4096).map { _ in UInt8(truncatingIfNeeded: generator.next()) }))
+        #expect(FileManager.default.createFile(atPath: random, contents: Data((0..<4096).map { _ in UInt8(truncatingIfNeeded: generator.next()) })))
         #expect(reason(random) != nil)
 
         #expect(reason(directory + "/missing.wav") != nil)
