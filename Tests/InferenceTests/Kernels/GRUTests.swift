@@ -1,0 +1,131 @@
+// GRUKernel against the Double reference of GRUCase (the ONNX GRU definition).
+//
+// Tolerance: per element 1e-5 · sqrt(I + H + 2) · M + 2e-6 · T, where M is the running sum of
+// the per-step Σ|terms| of the gate pre-activations (see GRUCase.reference): float32 rounding
+// of each step's dot products (the ReferenceComparison.swift rule) accumulated over the steps
+// through gates of slope ≤ 1, plus the ≤ 1e-6 sigmoid/tanh approximation error per step.
+
+import Inference
+import Testing
+
+@Suite("GRU kernel")
+struct GRUTests {
+    struct Result {
+        var output: [Float]
+        var finalHidden: [Float]
+        var guardsIntact: Bool
+    }
+
+    static func run(_ test: GRUCase, kernel: GRUKernel) -> Result {
+        let outputCount = max(test.steps - 1, 0) * kernel.outputTimeStride + (test.steps > 0 ? test.batch * test.hiddenSize : 0)
+        var output = GuardedBuffer(count: outputCount)
+        var finalHidden = GuardedBuffer(count: test.batch * test.hiddenSize, fill: .nan)
+        // Scratch full of NaN: any value read before the kernel wrote it poisons the result.
+        var scratch = GuardedBuffer(count: kernel.scratchCount, fill: .nan)
+        let lengths = test.lengths ?? []
+        test.x.withUnsafeBufferPointer { x in
+        test.w.withUnsafeBufferPointer { w in
+        test.r.withUnsafeBufferPointer { r in
+        (test.inputBias ?? []).withUnsafeBufferPointer { wb in
+        (test.recurrentBias ?? []).withUnsafeBufferPointer { rb in
+        (test.initialHidden ?? []).withUnsafeBufferPointer { h0 in
+        lengths.withUnsafeBufferPointer { lengths in
+            scratch.withPointer { scratch in
+                output.withPointer { output in
+                    finalHidden.withPointer { finalHidden in
+                        kernel.run(
+                            input: x.baseAddress ?? UnsafePointer(scratch), weights: w.baseAddress!, recurrence: r.baseAddress!,
+                            inputBias: test.inputBias == nil ? nil : wb.baseAddress,
+                            recurrentBias: test.recurrentBias == nil ? nil : rb.baseAddress,
+                            initialHidden: test.initialHidden == nil ? nil : h0.baseAddress,
+                            sequenceLengths: test.lengths == nil ? nil : lengths.baseAddress,
+                            output: output, finalHidden: finalHidden, scratch: scratch)
+                    }
+                }
+            }
+        }}}}}}}
+        return Result(
+            output: output.values, finalHidden: finalHidden.values,
+            guardsIntact: output.guardsIntact && finalHidden.guardsIntact && scratch.guardsIntact)
+    }
+
+    /// The reference Y laid out with `timeStride` between steps; the gaps keep the sentinel.
+    static func strided(_ values: [ReferenceValue], _ test: GRUCase, timeStride: Int) -> [ReferenceValue] {
+        let row = test.batch * test.hiddenSize
+        var result: [ReferenceValue] = []
+        for step in 0..<test.steps {
+            result += values[(step * row)..<((step + 1) * row)]
+            if step + 1 < test.steps {
+                result += Array(repeating: ReferenceValue(value: Double(GuardedBuffer.sentinel), magnitude: 0, terms: 1),
+                                count: timeStride - row)
+            }
+        }
+        return result
+    }
+
+    @Test("whole sequences match the ONNX definition over 300 random configurations")
+    func randomSequences() throws {
+        var generator = SplitMix64(seed: 51)
+        for index in 0..<300 {
+            let test = GRUCase.random(using: &generator)
+            let row = test.batch * test.hiddenSize
+            let timeStride = Bool.random(using: &generator) ? row : row + Int.random(in: 1...9, using: &generator)
+            let kernel = try test.makeKernel(outputTimeStride: timeStride)
+            let result = Self.run(test, kernel: kernel)
+            let (output, finalHidden) = test.reference()
+            let absolute = 2e-6 * Double(max(test.steps, 1))
+            #expect(result.guardsIntact, "case \(index) \(test) wrote outside its buffers")
+            expectClose(result.output, Self.strided(output, test, timeStride: timeStride), absolute: absolute, "case \(index) \(test) Y")
+            expectClose(result.finalHidden, finalHidden, absolute: absolute, "case \(index) \(test) Y_h")
+        }
+    }
+
+    @Test("frame-by-frame steps follow the same recurrence")
+    func steps() throws {
+        var generator = SplitMix64(seed: 52)
+        for index in 0..<100 {
+            var test = GRUCase.random(using: &generator)
+            test.direction = .forward
+            test.lengths = nil
+            let kernel = try test.makeKernel()
+            let (reference, _) = test.reference()
+            let row = test.batch * test.hiddenSize
+            var hidden = test.initialHidden ?? Array(repeating: 0, count: row)
+            var frames: [Float] = []
+            var scratch = GuardedBuffer(count: kernel.stepScratchCount, fill: .nan)
+            for step in 0..<test.steps {
+                var frame = GuardedBuffer(count: row, fill: .nan)
+                let x = Array(test.x[(step * test.batch * test.inputSize)..<((step + 1) * test.batch * test.inputSize)])
+                x.withUnsafeBufferPointer { x in
+                test.w.withUnsafeBufferPointer { w in
+                test.r.withUnsafeBufferPointer { r in
+                (test.inputBias ?? []).withUnsafeBufferPointer { wb in
+                (test.recurrentBias ?? []).withUnsafeBufferPointer { rb in
+                hidden.withUnsafeMutableBufferPointer { hidden in
+                    scratch.withPointer { scratch in
+                        frame.withPointer { frame in
+                            kernel.step(
+                                input: x.baseAddress!, weights: w.baseAddress!, recurrence: r.baseAddress!,
+                                inputBias: test.inputBias == nil ? nil : wb.baseAddress,
+                                recurrentBias: test.recurrentBias == nil ? nil : rb.baseAddress,
+                                hidden: hidden.baseAddress!, output: frame, scratch: scratch)
+                        }
+                    }
+                }}}}}}
+                #expect(frame.guardsIntact && scratch.guardsIntact, "case \(index) step \(step) wrote outside its buffers")
+                #expect(frame.values == hidden, "case \(index) step \(step): output and state differ")
+                frames += frame.values
+            }
+            expectClose(frames, reference, absolute: 2e-6 * Double(max(test.steps, 1)), "case \(index) \(test)")
+        }
+    }
+
+    @Test("rejects sizes that cannot describe a GRU")
+    func validation() {
+        #expect(throws: KernelParameterError.self) { try GRUKernel(sequenceLength: -1, batchSize: 1, inputSize: 4, hiddenSize: 4, linearBeforeReset: true) }
+        #expect(throws: KernelParameterError.self) { try GRUKernel(sequenceLength: 3, batchSize: 0, inputSize: 4, hiddenSize: 4, linearBeforeReset: true) }
+        #expect(throws: KernelParameterError.self) { try GRUKernel(sequenceLength: 3, batchSize: 1, inputSize: 0, hiddenSize: 4, linearBeforeReset: true) }
+        #expect(throws: KernelParameterError.self) { try GRUKernel(sequenceLength: 3, batchSize: 2, inputSize: 4, hiddenSize: 4, linearBeforeReset: true, outputTimeStride: 7) }
+        #expect(throws: KernelParameterError.self) { try GRUKernel(sequenceLength: 1 << 40, batchSize: 1 << 20, inputSize: 4, hiddenSize: 4, linearBeforeReset: false) }
+    }
+}
