@@ -11,6 +11,7 @@
   unknown rank, scalars and every form of Constant;
 - nested-8.onnx: Loop bodies nested 8 graphs deep (the `protobuf` package itself refuses to build
   much deeper ones, so the too-deep cases are hand-made in the Swift tests);
+- external.onnx, segmented.onnx: a tensor with external data, one with a segment (unsupported);
 - models.json: for graph.onnx and the three DFN3 graphs, what `onnx` reads: IR, opsets,
   producer, inputs/outputs (initializers excluded), op histogram, initializer and parameter
   counts, every node, and sample values of every initializer.
@@ -26,7 +27,7 @@ import sys
 import numpy as np
 import onnx
 from google.protobuf import descriptor_pb2, wrappers_pb2
-from onnx import AttributeProto, TensorProto, helper, numpy_helper
+from onnx import AttributeProto, TensorProto, external_data_helper, helper, numpy_helper
 
 root = pathlib.Path(__file__).resolve().parent.parent
 out = pathlib.Path(sys.argv[1])
@@ -285,6 +286,19 @@ def nested_model(depth):
 
 
 onnx.save(nested_model(8), out / "nested-8.onnx")
+
+# ---------------------------------------------------------------- unsupported storage
+
+external = numpy_helper.from_array(np.arange(6, dtype=np.float32), "external")
+external_data_helper.set_external_data(external, location="weights.bin", offset=0, length=24)
+external.ClearField("raw_data")
+external.data_location = TensorProto.EXTERNAL
+segmented = numpy_helper.from_array(np.arange(6, dtype=np.float32), "segmented")
+segmented.segment.begin, segmented.segment.end = 0, 6
+for name, tensor in (("external", external), ("segmented", segmented)):
+    graph = helper.make_graph([], name, [], [], initializer=[tensor])
+    model = helper.make_model(graph, producer_name="gen-onnx-fixtures", opset_imports=[helper.make_opsetid("", 17)])
+    (out / f"{name}.onnx").write_bytes(model.SerializeToString())
 
 # ---------------------------------------------------------------- models.json
 
