@@ -19,6 +19,9 @@ public final class ExecutionPlan: @unchecked Sendable {
     /// The values the symbolic dimensions were bound to.
     public let symbolBindings: [String: Int]
     let steps: [Step]
+    /// What planning inferred for each value (by value index): element type, shape, and the
+    /// contents of folded values. The streaming planner reads it to find time axes.
+    let valueDescriptors: [ValueDescriptor?]
 
     /// Plans `graph` for inputs shaped like `inputs` (by name). Inputs whose contents decide shapes
     /// are folded with the values given here. Throws for a missing input, a type or shape the
@@ -108,6 +111,7 @@ public final class ExecutionPlan: @unchecked Sendable {
         }
         self.inputs = inputBuffers
         self.steps = steps
+        self.valueDescriptors = descriptors
         self.symbolBindings = bindings
     }
 
