@@ -115,17 +115,23 @@ public final class CaptureSimulator {
 
     /// Runs callbacks until the configured duration has elapsed or the source has ended.
     public func run() throws -> SimulationResult {
-        while try runCallback() {}
+        try run(until: configuration.duration)
+    }
+
+    /// Runs the callbacks that fire by `time` seconds (and within the configured duration), then
+    /// reports everything so far; a later call continues where this one stopped.
+    public func run(until time: Double) throws -> SimulationResult {
+        while try runCallback(firingBy: min(time, configuration.duration)) {}
         return SimulationResult(statistics: statistics, callbacks: records, output: output)
     }
 
-    /// Simulates one hardware callback; false when the scenario is over.
-    private func runCallback() throws -> Bool {
+    /// Simulates the next hardware callback if it fires by `end`; false when it does not.
+    private func runCallback(firingBy end: Double) throws -> Bool {
         let bufferStart = routeStart + Double(routeCallbacks * system.hardware.bufferFrames) / Double(system.hardware.sampleRate)
         try applyRouteChanges(dueBy: bufferStart)
         let hardware = system.hardware
         let hostTime = routeStart + Double((routeCallbacks + 1) * hardware.bufferFrames) / Double(hardware.sampleRate)
-        guard hostTime <= configuration.duration + 1e-9 else { return false }
+        guard hostTime <= end + 1e-9 else { return false }
         guard source.read(into: hardwareBuffer, sampleRate: hardware.sampleRate) == hardware.bufferFrames else { return false }
         routeCallbacks += 1
         capturedSamples += hardware.bufferFrames
