@@ -13,9 +13,8 @@ struct KaiserLowpass {
     /// multiple of `centerMultiple` so that a decimator by that factor sees an integer delay.
     init(passbandEdge: Double, stopbandEdge: Double, attenuation: Double, gain: Double, centerMultiple: Int) {
         let cutoff = (passbandEdge + stopbandEdge) / 2
-        let transition = 2 * Double.pi * (stopbandEdge - passbandEdge)
-        let minimumHalfLength = Int(((attenuation - 7.95) / (2.285 * transition) / 2).rounded(.up))
-        let center = (minimumHalfLength + centerMultiple - 1) / centerMultiple * centerMultiple
+        let center = Self.center(passbandEdge: passbandEdge, stopbandEdge: stopbandEdge, attenuation: attenuation,
+                                 centerMultiple: centerMultiple)
         let beta = 0.1102 * (attenuation - 8.7)
         let normaliser = Self.besselI0(beta)
         var taps = (0...(2 * center)).map { m -> Double in
@@ -30,6 +29,14 @@ struct KaiserLowpass {
         for m in taps.indices { taps[m] *= scale }
         self.taps = taps
         self.center = center
+    }
+
+    /// The half-length (index of the centre tap) such a design needs, without building it — so a
+    /// caller can refuse designs that would be too long.
+    static func center(passbandEdge: Double, stopbandEdge: Double, attenuation: Double, centerMultiple: Int) -> Int {
+        let transition = 2 * Double.pi * (stopbandEdge - passbandEdge)
+        let minimumHalfLength = Int(((attenuation - 7.95) / (2.285 * transition) / 2).rounded(.up))
+        return (minimumHalfLength + centerMultiple - 1) / centerMultiple * centerMultiple
     }
 
     /// Modified Bessel function of the first kind, order 0, by its power series (converges fast for

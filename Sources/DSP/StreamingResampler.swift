@@ -32,6 +32,8 @@ public final class StreamingResampler {
     public static let maximumRate = 384_000
     /// Coefficient budget: ratios needing more phases × taps than this are refused.
     public static let maximumCoefficientCount = 1 << 22
+    /// Design stopband attenuation in dB; the measured rejection is ≥ 100 dB at the rates tested.
+    static let stopbandAttenuation = 100.0
     private static let blockSize = 512
 
     private let phases: UnsafeMutablePointer<Float>
@@ -67,19 +69,20 @@ public final class StreamingResampler {
             // Edges as fractions of the rate L·inputRate at which the prototype runs.
             let lowerNyquist = Double(min(inputRate, outputRate)) / 2
             let prototypeRate = Double(up) * Double(inputRate)
-            let design = KaiserLowpass(passbandEdge: 0.9 * lowerNyquist / prototypeRate,
-                                       stopbandEdge: lowerNyquist / prototypeRate,
-                                       attenuation: 100, gain: Double(up), centerMultiple: down)
-            let taps = (design.taps.count + up - 1) / up
+            let passbandEdge = 0.9 * lowerNyquist / prototypeRate, stopbandEdge = lowerNyquist / prototypeRate
+            let center = KaiserLowpass.center(passbandEdge: passbandEdge, stopbandEdge: stopbandEdge,
+                                              attenuation: Self.stopbandAttenuation, centerMultiple: down)
+            let taps = (2 * center + 1 + up - 1) / up
             let paddedTaps = (taps + 7) / 8 * 8
             guard paddedTaps * up <= Self.maximumCoefficientCount else {
                 throw DSPError(component: "StreamingResampler", reason: "\(inputRate) → \(outputRate) Hz reduces to "
                     + "\(up)/\(down), which would need \(paddedTaps * up) filter coefficients "
                     + "(limit \(Self.maximumCoefficientCount)); use rates with a larger common divisor")
             }
-            filter = design
+            filter = KaiserLowpass(passbandEdge: passbandEdge, stopbandEdge: stopbandEdge,
+                                   attenuation: Self.stopbandAttenuation, gain: Double(up), centerMultiple: down)
             tapsPerPhase = paddedTaps
-            delay = Double(design.center / down)
+            delay = Double(center / down)
         }
 
         phases = .allocate(capacity: up * tapsPerPhase)

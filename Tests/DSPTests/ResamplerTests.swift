@@ -217,6 +217,9 @@ import DSP
         #expect(throws: DSPError.self) { try StreamingResampler(inputRate: 48000, outputRate: 400_000) }
         // 48000/47999 has no common factor: 47999 phases × ~130 taps exceed the coefficient budget.
         #expect(throws: DSPError.self) { try StreamingResampler(inputRate: 47999, outputRate: 48000) }
+        // Extreme but legal ratios would need ~10⁸ taps: refused before anything is built.
+        #expect(throws: DSPError.self) { try StreamingResampler(inputRate: 1, outputRate: 384_000) }
+        #expect(throws: DSPError.self) { try StreamingResampler(inputRate: 384_000, outputRate: 1) }
     }
 
     @Test func tooSmallOutputDropsInsteadOfOverrunning() throws {
