@@ -72,43 +72,6 @@ extension Activation {
     }
 }
 
-/// output[i] = transform(input[i]) in SIMD8 steps; the tail goes through one padded vector.
-@inline(__always)
-func mapVectors(
-    _ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>, _ count: Int,
-    _ transform: (SIMD8<Float>) -> SIMD8<Float>
-) {
-    var index = 0
-    while index + 8 <= count {
-        output.storeVector(transform(input.loadVector(at: index)), at: index)
-        index += 8
-    }
-    if index < count {
-        let remaining = count - index
-        output.storeVector(transform(input.loadPartialVector(at: index, count: remaining)), at: index, count: remaining)
-    }
-}
-
-/// output[i] = transform(first[i], second[i]) in SIMD8 steps.
-@inline(__always)
-func zipVectors(
-    _ first: UnsafePointer<Float>, _ second: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>,
-    _ count: Int, _ transform: (SIMD8<Float>, SIMD8<Float>) -> SIMD8<Float>
-) {
-    var index = 0
-    while index + 8 <= count {
-        output.storeVector(transform(first.loadVector(at: index), second.loadVector(at: index)), at: index)
-        index += 8
-    }
-    if index < count {
-        let remaining = count - index
-        let result = transform(
-            first.loadPartialVector(at: index, count: remaining),
-            second.loadPartialVector(at: index, count: remaining))
-        output.storeVector(result, at: index, count: remaining)
-    }
-}
-
 extension SIMD8<Float> {
     @inline(__always)
     var rectified: SIMD8<Float> { self.replacing(with: 0, where: self .< 0) }

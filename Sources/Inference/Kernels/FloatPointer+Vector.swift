@@ -1,6 +1,7 @@
-// SIMD8 access to float buffers through raw pointers: unaligned vector loads/stores, partial
-// vectors for loop tails, and the y += a·x loop the conv kernels accumulate with. Internal to
-// the kernels; nothing here allocates.
+// SIMD8 access to float buffers through raw pointers: unaligned vector loads and stores,
+// partial vectors for loop tails, the y += a·x loop the conv kernels accumulate with, and the
+// 8-wide loop helpers the activation and GRU kernels are written with. Internal to the
+// kernels; nothing here allocates.
 
 extension UnsafePointer<Float> {
     @inline(__always)
@@ -15,17 +16,23 @@ extension UnsafePointer<Float> {
         for lane in 0..<count { vector[lane] = self[index + lane] }
         return vector
     }
+
+    /// `lanes` (1...8) floats at `index`: a full vector load when lanes == 8, else zero-padded.
+    @inline(__always)
+    func loadVector(at index: Int, lanes: Int) -> SIMD8<Float> {
+        lanes == 8 ? loadVector(at: index) : loadPartialVector(at: index, count: lanes)
+    }
 }
 
 extension UnsafeMutablePointer<Float> {
     @inline(__always)
     func loadVector(at index: Int) -> SIMD8<Float> {
-        UnsafeRawPointer(self + index).loadUnaligned(as: SIMD8<Float>.self)
+        UnsafePointer(self).loadVector(at: index)
     }
 
     @inline(__always)
-    func loadPartialVector(at index: Int, count: Int) -> SIMD8<Float> {
-        UnsafePointer(self).loadPartialVector(at: index, count: count)
+    func loadVector(at index: Int, lanes: Int) -> SIMD8<Float> {
+        UnsafePointer(self).loadVector(at: index, lanes: lanes)
     }
 
     @inline(__always)
@@ -38,9 +45,12 @@ extension UnsafeMutablePointer<Float> {
     func storeVector(_ vector: SIMD8<Float>, at index: Int, count: Int) {
         for lane in 0..<count { self[index + lane] = vector[lane] }
     }
-}
 
-extension UnsafeMutablePointer<Float> {
+    @inline(__always)
+    func storeVector(_ vector: SIMD8<Float>, at index: Int, lanes: Int) {
+        if lanes == 8 { storeVector(vector, at: index) } else { storeVector(vector, at: index, count: lanes) }
+    }
+
     /// self[i] += scale · source[i] for i in 0..<count, with fused multiply-adds.
     @inline(__always)
     func accumulate(_ source: UnsafePointer<Float>, scaledBy scale: Float, count: Int) {
@@ -59,32 +69,40 @@ extension UnsafeMutablePointer<Float> {
     }
 }
 
-extension UnsafePointer<Float> {
-    /// `lanes` (1...8) floats at `index`: a full vector load when lanes == 8, else zero-padded.
-    @inline(__always)
-    func loadVector(at index: Int, lanes: Int) -> SIMD8<Float> {
-        lanes == 8 ? loadVector(at: index) : loadPartialVector(at: index, count: lanes)
-    }
-}
-
-extension UnsafeMutablePointer<Float> {
-    @inline(__always)
-    func loadVector(at index: Int, lanes: Int) -> SIMD8<Float> {
-        UnsafePointer(self).loadVector(at: index, lanes: lanes)
-    }
-
-    @inline(__always)
-    func storeVector(_ vector: SIMD8<Float>, at index: Int, lanes: Int) {
-        if lanes == 8 { storeVector(vector, at: index) } else { storeVector(vector, at: index, count: lanes) }
-    }
-}
-
 /// Calls body(index, lanes) for index = 0, 8, 16, … < count with lanes = min(8, count − index).
+/// The body is inlined twice: in the main loop `lanes` is the constant 8, so its full-vector
+/// branches fold away; only the one tail call takes the partial path.
 @inline(__always)
 func forEachVector(count: Int, _ body: (_ index: Int, _ lanes: Int) -> Void) {
     var index = 0
-    while index < count {
-        body(index, min(8, count - index))
+    while index + 8 <= count {
+        body(index, 8)
         index += 8
+    }
+    if index < count {
+        body(index, count - index)
+    }
+}
+
+/// output[i] = transform(input[i]) in SIMD8 steps; the tail goes through one padded vector.
+@inline(__always)
+func mapVectors(
+    _ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>, _ count: Int,
+    _ transform: (SIMD8<Float>) -> SIMD8<Float>
+) {
+    forEachVector(count: count) { index, lanes in
+        output.storeVector(transform(input.loadVector(at: index, lanes: lanes)), at: index, lanes: lanes)
+    }
+}
+
+/// output[i] = transform(first[i], second[i]) in SIMD8 steps.
+@inline(__always)
+func zipVectors(
+    _ first: UnsafePointer<Float>, _ second: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>,
+    _ count: Int, _ transform: (SIMD8<Float>, SIMD8<Float>) -> SIMD8<Float>
+) {
+    forEachVector(count: count) { index, lanes in
+        let result = transform(first.loadVector(at: index, lanes: lanes), second.loadVector(at: index, lanes: lanes))
+        output.storeVector(result, at: index, lanes: lanes)
     }
 }
