@@ -39,11 +39,15 @@ public struct Graph: Sendable {
     /// Builds the IR. Throws for an unsupported operator (naming op, node and opset), an
     /// undefined value, a value produced twice, a cycle, or an invalid initializer.
     public init(model: ModelProto) throws {
-        guard let declared = model.opsetVersion(), declared > 0, declared < 1000 else {
-            throw InferenceError.invalidGraph("the model declares no default-domain opset")
+        let graph = model.graph
+        // A model of other domains only need not import the default one; its nodes are then
+        // reported as unsupported operators below.
+        let declared = model.opsetVersion() ?? 0
+        guard declared >= 0, declared < 1000 else { throw InferenceError.invalidGraph("default-domain opset \(declared) is out of range") }
+        if declared == 0, graph.nodes.contains(where: { $0.domain.isEmpty || $0.domain == "ai.onnx" }) {
+            throw InferenceError.invalidGraph("the model uses default-domain operators but imports no default-domain opset")
         }
         let opset = Int(declared)
-        let graph = model.graph
         var values: [Value] = []
         var index: [String: Int] = [:]
         func define(_ name: String, _ type: TensorDataType = .undefined, _ shape: [Dimension]? = nil) throws -> Int {

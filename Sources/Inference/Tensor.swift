@@ -56,8 +56,8 @@ public struct Tensor: @unchecked Sendable {
         return Array(UnsafeBufferPointer(start: storage.bytes.assumingMemoryBound(to: Element.self), count: elementCount))
     }
 
-    /// The elements converted to Int64 (for shape-like integer tensors of any supported type).
-    func integerValues() -> [Int64] {
+    /// The elements converted to Int64 (floats truncated toward zero, out-of-range as 0).
+    public func integerValues() -> [Int64] {
         switch elementType {
         case .int64: return Array(UnsafeBufferPointer(start: pointer(to: Int64.self), count: elementCount))
         case .int32: return UnsafeBufferPointer(start: pointer(to: Int32.self), count: elementCount).map { Int64($0) }

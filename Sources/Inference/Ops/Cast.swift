@@ -10,7 +10,7 @@ struct Cast: Operator {
         guard let code = try attributes.int("to") else { throw OperatorError("missing attribute to") }
         guard let onnxType = Int32(exactly: code).flatMap(TensorDataType.init(rawValue:)),
               let target = ElementType(onnxType: onnxType)
-        else { throw OperatorError(unsupported: "cast to element type \(code)") }
+        else { throw InferenceError.unsupportedElementType("Cast to element type \(code)") }
         self.target = target
     }
 

@@ -46,14 +46,16 @@ struct Pad: Operator {
         let data = try inputs.required(0)
         let output = outputs[0]
         let (begin, end) = try padding(rank: data.rank, inputs: inputs.map { $0.map { ValueDescriptor(constant: $0) } })
-        let fill = try Tensor(zeros: data.elementType, shape: [])
+        // The fill value is read when the kernel runs: constant_value may be a run-time input.
+        let fill: Tensor
         if fromInputs, inputs.count > 2, let value = inputs[2] {
             guard value.elementType == data.elementType, value.elementCount == 1 else {
                 throw OperatorError("constant_value must be one \(data.elementType), got \(value.elementType) \(value.shape)")
             }
-            fill.bytes.copyMemory(from: value.bytes, byteCount: data.elementType.byteCount)
-        } else if data.elementType == .float32 {
-            fill.pointer(to: Float.self).pointee = attributeValue
+            fill = value
+        } else {
+            fill = try Tensor(zeros: data.elementType, shape: [])
+            if data.elementType == .float32 { fill.pointer(to: Float.self).pointee = attributeValue }
         }
         let sourceStrides = contiguousStrides(of: data.shape)
         let destinationStrides = contiguousStrides(of: output.shape)

@@ -1,0 +1,83 @@
+import Foundation
+import ONNX
+import Inference
+
+/// One ONNX backend node test case on disk (written by Scripts/gen-onnx-conformance.py).
+struct ConformanceCase {
+    enum Outcome {
+        case passed
+        case failed(String)
+        /// The engine does not implement something the case needs; `isOperatorGap` when that is a
+        /// feature of an operator the engine claims (as opposed to a type or another operator).
+        case unsupported(String, isOperatorGap: Bool)
+    }
+
+    let name: String
+    let folder: URL
+    let tolerance: Tolerance
+    /// "ok", or why the generator could not write the case as tensors.
+    let status: String
+
+    /// Every case listed in `cases.tsv` of the generated fixture folder.
+    static func all() throws -> [ConformanceCase] {
+        let root = try Fixtures.generated("onnx-conformance")
+        let table = try String(contentsOf: root.appendingPathComponent("cases.tsv"), encoding: .utf8)
+        return table.split(separator: "\n").compactMap { line in
+            guard !line.hasPrefix("#") else { return nil }
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard fields.count == 4, let rtol = Double(fields[1]), let atol = Double(fields[2]) else { return nil }
+            return ConformanceCase(
+                name: fields[0], folder: root.appendingPathComponent(fields[0]),
+                tolerance: .elementwise(absolute: atol, relative: rtol), status: fields[3])
+        }
+    }
+
+    func run() -> Outcome {
+        guard status == "ok" else { return .unsupported("non-tensor values: \(status)", isOperatorGap: false) }
+        do {
+            let model = try ModelProto(contentsOfFile: folder.appendingPathComponent("model.onnx").path)
+            let graph = try Graph(model: model)
+            let executor = OfflineExecutor(graph: graph)
+            let dataSets = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+                .filter { $0.hasPrefix("test_data_set_") }.sorted()
+            for dataSet in dataSets {
+                let directory = folder.appendingPathComponent(dataSet)
+                var inputs: [String: Tensor] = [:]
+                // Inputs are numbered in the order of the graph's inputs (initializers excluded).
+                for (index, name) in graph.inputNames.enumerated() {
+                    let url = directory.appendingPathComponent("input_\(index).pb")
+                    inputs[name] = try Tensor(proto: try TensorProtoFile.read(url))
+                }
+                let outputs = try executor.run(inputs)
+                for (index, name) in graph.outputNames.enumerated() {
+                    let url = directory.appendingPathComponent("output_\(index).pb")
+                    guard FileManager.default.fileExists(atPath: url.path) else { continue }
+                    let expected = try Tensor(proto: try TensorProtoFile.read(url))
+                    guard let actual = outputs[name] else { return .failed("\(dataSet): output \(name) missing") }
+                    if let problem = mismatch(actual, expected, tolerance) {
+                        return .failed("\(dataSet) output \(index) '\(name)': \(problem)")
+                    }
+                }
+            }
+            return .passed
+        } catch let error as InferenceError {
+            switch error {
+            case .unsupportedOperator:
+                return .unsupported(error.description, isOperatorGap: false)
+            case .unsupportedElementType:
+                return .unsupported(error.description, isOperatorGap: false)
+            case let .unsupportedFeature(opType, _, _, feature):
+                // Pad's non-constant modes are outside the issue's scope; anything else is a gap.
+                let outOfScope = opType == "Pad" && feature.hasPrefix("mode")
+                return .unsupported(error.description, isOperatorGap: !outOfScope)
+            default:
+                return .failed(error.description)
+            }
+        } catch let error as ModelFileError where "\(error)".contains("unsupported: tensor element type") {
+            // The reader rejects element types newer than the ones it models (float8, int4, …).
+            return .unsupported("\(error)", isOperatorGap: false)
+        } catch {
+            return .failed("\(error)")
+        }
+    }
+}
