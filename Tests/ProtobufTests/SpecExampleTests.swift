@@ -48,6 +48,26 @@ struct SpecExampleTests {
         #expect(doubles == [1.0])
     }
 
+    /// A reader that knows none of the fields skips each by its wire type and lands on the
+    /// next tag: varint 150, fixed64, "testing", fixed32, then varint 1 as field 15.
+    @Test func skipsEveryWireType() throws {
+        let bytes: [UInt8] = [0x08, 0x96, 0x01,
+                              0x11, 1, 2, 3, 4, 5, 6, 7, 8,
+                              0x1a, 0x07, 0x74, 0x65, 0x73, 0x74, 0x69, 0x6e, 0x67,
+                              0x25, 1, 2, 3, 4,
+                              0x78, 0x01]
+        var reader = ProtobufReader(bytes)
+        var offsets: [Int] = []
+        var wireTypes: [WireType] = []
+        while let field = try reader.nextField() {
+            wireTypes.append(field.wireType)
+            try reader.skipValue(of: field)
+            offsets.append(reader.offset)
+        }
+        #expect(wireTypes == [.varint, .fixed64, .lengthDelimited, .fixed32, .varint])
+        #expect(offsets == [3, 12, 21, 26, 28])
+    }
+
     @Test func largestVarintIsTenBytes() throws {
         var reader = ProtobufReader([0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01])
         #expect(try reader.readVarint() == .max)
