@@ -179,6 +179,13 @@ import DSP
         #expect(reason(try Self.fixture("absurd-rate.wav"))?.contains("absurd sample rate") == true)
     }
 
+    @Test func interleavingRoundTrips() {
+        let signal = AudioSignal(sampleRate: 8000, interleaved: [1, 2, 3, 4, 5, 6, 7], channelCount: 3)
+        #expect(signal.channels == [[1, 4], [2, 5], [3, 6]])  // the partial frame [7] is dropped
+        #expect(signal.interleaved == [1, 2, 3, 4, 5, 6])
+        #expect(AudioSignal(sampleRate: 8000, interleaved: [1, 2], channelCount: 0).channelCount == 0)
+    }
+
     @Test func nonFiniteSamplesBecomeZero() {
         var samples: [Float] = [1, .nan, -.infinity, 0.5, .infinity, -0.0, .signalingNaN]
         #expect(replaceNonFiniteSamples(in: &samples) == 4)
