@@ -7,6 +7,7 @@ enum DFKit {
         [
             InspectCommand.self,
             SimulateCommand.self,
+            RunCommand.self,
         ]
     }
 

@@ -1,0 +1,106 @@
+import Foundation
+import Inference
+import ONNX
+
+/// `dfkit run MODEL.onnx --input NAME=FILE.npy … --output-dir DIR [--profile]`: runs a model on
+/// NumPy inputs with the offline executor and writes every graph output as `.npy`.
+struct RunCommand: Command {
+    static let name = "run"
+    static let summary = "run an ONNX model on .npy inputs and write its outputs as .npy"
+    static let help = """
+        USAGE: dfkit run MODEL.onnx --input NAME=FILE.npy [--input NAME=FILE.npy …] --output-dir DIR [--profile]
+
+        Runs every node of the model once on the given inputs with the offline executor and
+        writes each graph output to DIR/<name>.npy, where <name> is the output's name with every
+        character outside [A-Za-z0-9._-] replaced by '_'. DIR is created if it does not exist.
+
+        Inputs are NumPy .npy files (format versions 1–3), little-endian float32 (<f4), float64
+        (<f8), int32 (<i4), int64 (<i8) or bool (|b1), in C order; anything else is an error.
+        Every graph input must be given exactly once.
+
+        OPTIONS:
+          --input NAME=FILE.npy  the value of graph input NAME (repeat for each input)
+          --output-dir DIR       where to write the outputs
+          --profile              print the time spent per operator type
+          -h, --help             show this help
+        """
+
+    let modelPath: String
+    let inputs: [(name: String, path: String)]
+    let outputDirectory: String
+    let profiles: Bool
+
+    init(arguments: inout ArgumentList) throws {
+        profiles = arguments.flag("--profile")
+        guard let directory = try arguments.value("--output-dir") else { throw CommandLineError("missing --output-dir DIR") }
+        outputDirectory = directory
+        inputs = try arguments.values("--input").map { text in
+            guard let separator = text.firstIndex(of: "="), separator != text.startIndex, separator != text.index(before: text.endIndex) else {
+                throw CommandLineError("--input expects NAME=FILE.npy, got '\(text)'")
+            }
+            return (String(text[..<separator]), String(text[text.index(after: separator)...]))
+        }
+        let positionals = try arguments.positionals()
+        guard positionals.count == 1, let path = positionals.first else {
+            throw CommandLineError("expected exactly one MODEL.onnx, got \(positionals.count) arguments")
+        }
+        modelPath = path
+        let names = inputs.map(\.name)
+        if let repeated = names.first(where: { name in names.filter { $0 == name }.count > 1 }) {
+            throw CommandLineError("input '\(repeated)' given more than once")
+        }
+    }
+
+    func run() throws {
+        let graph = try Graph(model: ModelProto(contentsOfFile: modelPath))
+        var tensors: [String: Tensor] = [:]
+        for (name, path) in inputs {
+            guard graph.inputNames.contains(name) else {
+                throw CommandLineError("the model has no input '\(name)'; its inputs are \(graph.inputNames.joined(separator: ", "))")
+            }
+            tensors[name] = try Tensor(numPyFile: path)
+        }
+        let missing = graph.inputNames.filter { tensors[$0] == nil }
+        guard missing.isEmpty else { throw CommandLineError("missing --input for \(missing.joined(separator: ", "))") }
+
+        let executor = OfflineExecutor(graph: graph)
+        var profile = OperatorProfile()
+        let clock = ContinuousClock()
+        let start = clock.now
+        let outputs = profiles ? try executor.run(tensors, profile: &profile) : try executor.run(tensors)
+        let elapsed = clock.now - start
+
+        try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
+        for name in graph.outputNames {
+            guard let tensor = outputs[name] else { continue }
+            let path = URL(fileURLWithPath: outputDirectory).appendingPathComponent(Self.fileName(for: name) + ".npy").path
+            try tensor.writeNumPyFile(path)
+            print("\(name): \(tensor.elementType) \(tensor.shape) → \(path)")
+        }
+        if profiles {
+            print(Self.describe(profile, wall: elapsed))
+        }
+    }
+
+    /// `name` with every character outside [A-Za-z0-9._-] replaced by "_".
+    static func fileName(for name: String) -> String {
+        String(name.unicodeScalars.map { scalar in
+            let allowed = scalar.isASCII && (("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
+                || ("0"..."9").contains(scalar) || "._-".unicodeScalars.contains(scalar))
+            return allowed ? Character(scalar) : "_"
+        })
+    }
+
+    static func describe(_ profile: OperatorProfile, wall: Duration) -> String {
+        func milliseconds(_ duration: Duration) -> String {
+            String(format: "%.3f", Double(duration.components.seconds) * 1e3 + Double(duration.components.attoseconds) * 1e-15)
+        }
+        var lines = ["profile (plan + run \(milliseconds(wall)) ms; nodes run \(milliseconds(profile.total)) ms):"]
+        let width = profile.sortedEntries.map(\.opType.count).max() ?? 0
+        for entry in profile.sortedEntries {
+            lines.append("  " + entry.opType.padding(toLength: width + 2, withPad: " ", startingAt: 0)
+                + "\(milliseconds(entry.duration)) ms in \(entry.calls) node\(entry.calls == 1 ? "" : "s")")
+        }
+        return lines.joined(separator: "\n")
+    }
+}
