@@ -6,13 +6,17 @@ OUTDIR/<case>/<graph>/inputs/<name>.npy and OUTDIR/<case>/<graph>/outputs/<name>
   features-S<S>  DFN3 features (dfn3-pipeline.md §2–3) of a deterministic noisy harmonic sweep, fed
                  to enc; erb_dec and df_dec get enc's outputs (the chain the runtime runs)
 for S = 1, 7 and 400. Output names are written with characters outside [A-Za-z0-9._-] replaced by _.
+OUTDIR/odd-names/model.onnx is a one-node model (Identity then Add) whose input and output names need
+that replacement, with its input, for tests of `dfkit run`'s file naming.
 """
 import os
 import re
 import sys
 
 import numpy as np
+import onnx
 import onnxruntime as ort
+from onnx import TensorProto, helper
 
 FS, N, R, K = 48000, 960, 480, 481
 NB_ERB, NB_DF, ALPHA = 32, 96, np.float32(0.99)
@@ -91,6 +95,21 @@ def random_inputs(session, frames, rng):
     return inputs
 
 
+def odd_names_model(folder):
+    os.makedirs(folder, exist_ok=True)
+    nodes = [helper.make_node("Identity", ["x:0"], ["copy/of x"]),
+             helper.make_node("Add", ["x:0", "x:0"], ["twice x (sum)"])]
+    graph = helper.make_graph(
+        nodes, "odd_names", [helper.make_tensor_value_info("x:0", TensorProto.FLOAT, [2, 3])],
+        [helper.make_tensor_value_info("copy/of x", TensorProto.FLOAT, [2, 3]),
+         helper.make_tensor_value_info("twice x (sum)", TensorProto.FLOAT, [2, 3])])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)], ir_version=8)
+    onnx.checker.check_model(model)
+    onnx.save(model, os.path.join(folder, "model.onnx"))
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    run(ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"]), {"x:0": x}, folder)
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit("usage: gen-dfn3-ort.py OUTDIR")
@@ -115,6 +134,7 @@ def main():
         run(sessions["erb_dec"], {k: enc[k] for k in ("emb", "e3", "e2", "e1", "e0")},
             os.path.join(case, "erb_dec"))
         run(sessions["df_dec"], {k: enc[k] for k in ("emb", "c0")}, os.path.join(case, "df_dec"))
+    odd_names_model(os.path.join(out, "odd-names"))
     with open(os.path.join(out, "VERSIONS"), "w") as f:
         f.write(f"onnxruntime {ort.__version__}\nnumpy {np.__version__}\n")
 
