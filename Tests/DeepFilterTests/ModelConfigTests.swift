@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import DeepFilter
+import DeepFilter
 
 @Suite struct ModelConfigTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
