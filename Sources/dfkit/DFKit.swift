@@ -5,6 +5,8 @@ enum DFKit {
     /// Every subcommand, in the order `dfkit --help` lists them. Add a command here and in its own file.
     static var commands: [any Command.Type] {
         [
+            EnhanceCommand.self,
+            CompareCommand.self,
             InspectCommand.self,
             SimulateCommand.self,
             RunCommand.self,

@@ -1,0 +1,95 @@
+import DeepFilter
+import DSP
+import Foundation
+
+/// `dfkit enhance IN -o OUT …`: cleans a recording with DFN3 and reports the real-time factor.
+struct EnhanceCommand: Command {
+    static let name = "enhance"
+    static let summary = "remove noise from a recording with DeepFilterNet3 and print the real-time factor"
+    static let help = """
+        USAGE: dfkit enhance IN -o OUT [--model DIR] [--float] [--atten-lim DB] [--pf-beta B]
+                             [--thresholds default|upstream]
+
+        Enhances every channel of IN (any format libsndfile reads, any sample rate: it is converted
+        to 48 kHz and back) and writes OUT as WAV with IN's rate and channel count. The output is
+        aligned with the input and has its length (the runtime's 30 ms delay is removed). OUT is
+        written to a temporary file first and appears only when complete.
+
+        Prints the audio duration, the processing time (model loading excluded) and a line
+        'rtf: <processing time / audio duration>'.
+
+        OPTIONS:
+          -o, --output OUT      where to write the enhanced WAV (required)
+          --model DIR           model bundle: enc.onnx, erb_dec.onnx, df_dec.onnx, config.ini
+                                (default: Models/DeepFilterNet3)
+          --float               write 32-bit float samples (default: 16-bit integer)
+          --atten-lim DB        limit the attenuation to DB decibels (≥ 100: off, the default;
+                                < 0.01: pass the input through)
+          --pf-beta B           enable the post-filter with strength B (e.g. 0.02; default off)
+          --thresholds SET      lsnr gating: 'default' (−15, 35, 35) as libDF's C API, both
+                                decoders on every frame; 'upstream' (−10, 30, 20) as
+                                RuntimeParams::default
+          -h, --help            show this help
+        """
+
+    let inputPath: String
+    let outputPath: String
+    let modelDirectory: String
+    let encoding: AudioFileWriter.Encoding
+    let settings: EnhancementSettings
+
+    init(arguments: inout ArgumentList) throws {
+        let outputs = try arguments.values("-o") + arguments.values("--output")
+        guard outputs.count == 1, let output = outputs.first else {
+            throw CommandLineError(outputs.isEmpty ? "missing -o OUT" : "-o given more than once")
+        }
+        outputPath = output
+        modelDirectory = try arguments.value("--model") ?? "Models/DeepFilterNet3"
+        encoding = arguments.flag("--float") ? .float32 : .pcm16
+        var settings = EnhancementSettings.officialDefault
+        switch try arguments.value("--thresholds") {
+        case nil, "default": break
+        case "upstream": settings.gating = EnhancementSettings.upstreamDefault.gating
+        case let other?: throw CommandLineError("--thresholds must be 'default' or 'upstream', got '\(other)'")
+        }
+        if let limit = try arguments.number("--atten-lim", as: Float.self) {
+            guard limit.isFinite else { throw CommandLineError("--atten-lim must be a finite number of dB") }
+            settings.attenuationLimitDecibels = limit
+        }
+        if let beta = try arguments.number("--pf-beta", as: Float.self) {
+            guard beta.isFinite, beta >= 0 else { throw CommandLineError("--pf-beta must be a number ≥ 0") }
+            settings.postFilterBeta = beta
+        }
+        self.settings = settings
+        let positionals = try arguments.positionals()
+        guard positionals.count == 1, let input = positionals.first else {
+            throw CommandLineError("expected exactly one input file, got \(positionals.count)")
+        }
+        inputPath = input
+    }
+
+    func run() throws {
+        var signal = try AudioFileReader.read(path: inputPath)
+        var replaced = 0
+        for index in signal.channels.indices { replaced += replaceNonFiniteSamples(in: &signal.channels[index]) }
+        if replaced > 0 {
+            FileHandle.standardError.write(Data("dfkit: warning: \(inputPath): \(replaced) NaN/Inf samples replaced by 0\n".utf8))
+        }
+        let enhancer = try RecordingEnhancer(bundle: ModelBundle(directory: modelDirectory), settings: settings)
+
+        let duration = Double(signal.frameCount) / Double(signal.sampleRate)
+        let progress = ProgressBar(label: "enhancing", enabled: duration >= 30)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let enhanced = try enhancer.enhance(signal) { progress.update($0) }
+        let elapsed = clock.now - start
+        progress.finish()
+        try AudioFileWriter.write(enhanced, to: outputPath, encoding: encoding)
+
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        print("input: \(inputPath) (\(signal.sampleRate) Hz, \(signal.channelCount) channel\(signal.channelCount == 1 ? "" : "s"), \(String(format: "%.3f", duration)) s)")
+        print("output: \(outputPath)")
+        print("processing time: \(String(format: "%.3f", seconds)) s")
+        print("rtf: \(String(format: "%.5f", seconds / max(duration, .leastNonzeroMagnitude)))")
+    }
+}
