@@ -3,6 +3,7 @@ import Foundation
 /// Every scenario `dfbench` knows; add one in its own file and list it here.
 let scenarios: [any BenchmarkScenario] = [
     ModelLoadScenario(),
+    KernelScenario(),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -163,36 +163,49 @@ public struct ConvKernel: Sendable, Hashable {
     }
 
     /// im2col: row (c, kh, kw) of `columns` holds, for every output position, the input value
-    /// under that tap (0 in the padding).
+    /// under that tap (0 in the padding). Taps are the outer loop so that their valid ranges
+    /// (integer divisions) are computed once, not once per channel.
     private func gatherReceptiveFields(
         of input: UnsafePointer<Float>, channels: Int, into columns: UnsafeMutablePointer<Float>
     ) {
         let rowWidth = width.inputSize
-        var row = columns
-        for channel in 0..<channels {
-            let plane = input + channel * inputPlane
-            for kernelRow in 0..<height.kernelSize {
-                let rows = height.nearRange(tap: kernelRow, nearSize: outputHeight, farSize: height.inputSize)
-                for kernelColumn in 0..<width.kernelSize {
-                    let valid = width.nearRange(tap: kernelColumn, nearSize: outputWidth, farSize: rowWidth)
-                    let columnOffset = kernelColumn * width.dilation - width.padBegin
+        let taps = height.kernelSize * width.kernelSize
+        for kernelRow in 0..<height.kernelSize {
+            let rows = height.nearRange(tap: kernelRow, nearSize: outputHeight, farSize: height.inputSize)
+            for kernelColumn in 0..<width.kernelSize {
+                let valid = width.nearRange(tap: kernelColumn, nearSize: outputWidth, farSize: rowWidth)
+                let columnOffset = kernelColumn * width.dilation - width.padBegin
+                let firstInputRow = rows.lowerBound * height.stride - height.padBegin + kernelRow * height.dilation
+                // Whole input rows, consecutive: the tap's valid block is one contiguous run.
+                let contiguous = width.stride == 1 && height.stride == 1 && valid.count == rowWidth
+                    && outputWidth == rowWidth && !rows.isEmpty
+                for channel in 0..<channels {
+                    let row = columns + (channel * taps + kernelRow * width.kernelSize + kernelColumn) * outputPlane
+                    let plane = input + channel * inputPlane
+                    if contiguous {
+                        row.clear(count: rows.lowerBound * outputWidth)
+                        (row + rows.lowerBound * outputWidth).update(
+                            from: plane + firstInputRow * rowWidth + columnOffset + valid.lowerBound,
+                            count: rows.count * outputWidth)
+                        (row + rows.upperBound * outputWidth).clear(count: (outputHeight - rows.upperBound) * outputWidth)
+                        continue
+                    }
                     for outputRow in 0..<outputHeight {
                         let destination = row + outputRow * outputWidth
                         guard rows.contains(outputRow), !valid.isEmpty else {
-                            destination.update(repeating: 0, count: outputWidth)
+                            destination.clear(count: outputWidth)
                             continue
                         }
                         let inputRow = outputRow * height.stride - height.padBegin + kernelRow * height.dilation
                         let source = plane + inputRow * rowWidth + columnOffset
-                        destination.update(repeating: 0, count: valid.lowerBound)
+                        destination.clear(count: valid.lowerBound)
                         if width.stride == 1 {
                             (destination + valid.lowerBound).update(from: source + valid.lowerBound, count: valid.count)
                         } else {
                             for column in valid { destination[column] = source[column * width.stride] }
                         }
-                        (destination + valid.upperBound).update(repeating: 0, count: outputWidth - valid.upperBound)
+                        (destination + valid.upperBound).clear(count: outputWidth - valid.upperBound)
                     }
-                    row += outputPlane
                 }
             }
         }
@@ -208,42 +221,45 @@ public struct ConvKernel: Sendable, Hashable {
         }
     }
 
-    /// One channel in, one channel out: accumulate each tap's shifted input row into the
-    /// output row (SIMD when the stride is 1), starting from the bias.
+    /// One channel in, one channel out: accumulate each tap's shifted input rows into the
+    /// output rows (SIMD when the stride is 1), starting from the bias. Taps are the outer loop
+    /// so that their valid ranges are computed once per image, not once per channel.
     private func runDepthwise(
         input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
         output: UnsafeMutablePointer<Float>
     ) {
         let kernelPlane = height.kernelSize * width.kernelSize
         for image in 0..<batchCount {
-            for channel in 0..<inputChannels {
-                let plane = input + (image * inputChannels + channel) * inputPlane
-                let result = output + (image * outputChannels + channel) * outputPlane
-                let filter = weights + channel * kernelPlane
-                result.update(repeating: bias?[channel] ?? 0, count: outputPlane)
-                for kernelRow in 0..<height.kernelSize {
-                    let rows = height.nearRange(tap: kernelRow, nearSize: outputHeight, farSize: height.inputSize)
-                    for kernelColumn in 0..<width.kernelSize {
-                        let valid = width.nearRange(tap: kernelColumn, nearSize: outputWidth, farSize: width.inputSize)
-                        guard !valid.isEmpty else { continue }
-                        let tap = filter[kernelRow * width.kernelSize + kernelColumn]
-                        let columnOffset = kernelColumn * width.dilation - width.padBegin
+            let images = input + image * inputChannels * inputPlane
+            let results = output + image * outputChannels * outputPlane
+            for channel in 0..<outputChannels {
+                (results + channel * outputPlane).update(repeating: bias?[channel] ?? 0, count: outputPlane)
+            }
+            for kernelRow in 0..<height.kernelSize {
+                let rows = height.nearRange(tap: kernelRow, nearSize: outputHeight, farSize: height.inputSize)
+                for kernelColumn in 0..<width.kernelSize {
+                    let valid = width.nearRange(tap: kernelColumn, nearSize: outputWidth, farSize: width.inputSize)
+                    guard !valid.isEmpty, !rows.isEmpty else { continue }
+                    let columnOffset = kernelColumn * width.dilation - width.padBegin + valid.lowerBound * width.stride
+                    for channel in 0..<inputChannels {
+                        let tap = weights[channel * kernelPlane + kernelRow * width.kernelSize + kernelColumn]
+                        let plane = images + channel * inputPlane
+                        let result = results + channel * outputPlane + valid.lowerBound
                         for outputRow in rows {
                             let inputRow = outputRow * height.stride - height.padBegin + kernelRow * height.dilation
                             let source = plane + inputRow * width.inputSize + columnOffset
                             let destination = result + outputRow * outputWidth
                             if width.stride == 1 {
-                                (destination + valid.lowerBound).accumulate(
-                                    source + valid.lowerBound, scaledBy: tap, count: valid.count)
+                                destination.accumulate(source, scaledBy: tap, count: valid.count)
                             } else {
-                                for column in valid { destination[column] += tap * source[column * width.stride] }
+                                for column in 0..<valid.count { destination[column] += tap * source[column * width.stride] }
                             }
                         }
                     }
                 }
-                if activation != .identity {
-                    activation.apply(result, to: result, count: outputPlane)
-                }
+            }
+            if activation != .identity {
+                activation.apply(results, to: results, count: outputChannels * outputPlane)
             }
         }
     }

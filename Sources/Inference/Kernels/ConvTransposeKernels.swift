@@ -125,66 +125,86 @@ public struct ConvTransposeKernel: Sendable, Hashable {
         let inputPlane = height.inputSize * width.inputSize
         let outputPlane = outputHeight * outputWidth
         for image in 0..<batchCount {
+            let images = input + image * inputChannels * inputPlane
+            let results = output + image * outputChannels * outputPlane
             for channel in 0..<outputChannels {
-                (output + (image * outputChannels + channel) * outputPlane)
-                    .update(repeating: bias?[channel] ?? 0, count: outputPlane)
+                (results + channel * outputPlane).update(repeating: bias?[channel] ?? 0, count: outputPlane)
             }
-            for group in 0..<groups {
-                let groupInput = input + (image * inputChannels + group * groupInputs) * inputPlane
-                let groupOutput = output + (image * outputChannels + group * groupOutputs) * outputPlane
-                let groupWeights = weights + group * groupInputs * groupOutputs * kernelPlane
-                if strategy == .depthwise {
-                    // One input channel: its rows of W are the columns' coefficients directly.
-                    for outputChannel in 0..<groupOutputs {
-                        for tap in 0..<kernelPlane {
+            if strategy == .depthwise {
+                // One input channel per group: its rows of W are the columns' coefficients directly.
+                for tap in 0..<kernelPlane {
+                    let window = TapWindow(kernel: self, tap: tap)
+                    guard !window.isEmpty else { continue }
+                    for channel in 0..<inputChannels {
+                        for outputChannel in 0..<groupOutputs {
                             scatter(
-                                groupInput, scaledBy: groupWeights[outputChannel * kernelPlane + tap],
-                                tap: tap, into: groupOutput + outputChannel * outputPlane)
+                                images + channel * inputPlane,
+                                scaledBy: weights[(channel * groupOutputs + outputChannel) * kernelPlane + tap],
+                                window: window, into: results + (channel * groupOutputs + outputChannel) * outputPlane)
                         }
                     }
-                } else {
-                    guard let scratch else { preconditionFailure("ConvTransposeKernel.run: col2im needs \(scratchCount) floats of scratch") }
-                    let rows = groupOutputs * kernelPlane
+                }
+            } else {
+                guard let scratch else { preconditionFailure("ConvTransposeKernel.run: col2im needs \(scratchCount) floats of scratch") }
+                let rows = groupOutputs * kernelPlane
+                for group in 0..<groups {
                     GEMMKernel.multiply(
                         transposeA: true, transposeB: false, m: rows, n: inputPlane, k: groupInputs,
-                        alpha: 1, a: groupWeights, lda: rows, b: groupInput, ldb: inputPlane,
+                        alpha: 1, a: weights + group * groupInputs * rows, lda: rows,
+                        b: images + group * groupInputs * inputPlane, ldb: inputPlane,
                         beta: 0, c: scratch, ldc: inputPlane)
-                    for outputChannel in 0..<groupOutputs {
-                        for tap in 0..<kernelPlane {
+                    for tap in 0..<kernelPlane {
+                        let window = TapWindow(kernel: self, tap: tap)
+                        guard !window.isEmpty else { continue }
+                        for outputChannel in 0..<groupOutputs {
                             scatter(
-                                scratch + (outputChannel * kernelPlane + tap) * inputPlane, scaledBy: 1,
-                                tap: tap, into: groupOutput + outputChannel * outputPlane)
+                                scratch + (outputChannel * kernelPlane + tap) * inputPlane, scaledBy: 1, window: window,
+                                into: results + (group * groupOutputs + outputChannel) * outputPlane)
                         }
                     }
                 }
             }
             if activation != .identity {
-                let result = output + image * outputChannels * outputPlane
-                activation.apply(result, to: result, count: outputChannels * outputPlane)
+                activation.apply(results, to: results, count: outputChannels * outputPlane)
             }
         }
     }
 
+    /// Where the input lands for one kernel tap (kh, kw): the input rows and columns that hit
+    /// the output, and the output offset of column 0 (integer divisions, so computed once per tap).
+    private struct TapWindow {
+        let kernelRow: Int
+        let rows: Range<Int>
+        let columns: Range<Int>
+        let columnOffset: Int
+
+        init(kernel: ConvTransposeKernel, tap: Int) {
+            let (height, width) = (kernel.height, kernel.width)
+            kernelRow = tap / width.kernelSize
+            let kernelColumn = tap % width.kernelSize
+            rows = height.nearRange(tap: kernelRow, nearSize: height.inputSize, farSize: kernel.outputHeight)
+            columns = width.nearRange(tap: kernelColumn, nearSize: width.inputSize, farSize: kernel.outputWidth)
+            columnOffset = kernelColumn * width.dilation - width.padBegin
+        }
+
+        var isEmpty: Bool { rows.isEmpty || columns.isEmpty }
+    }
+
     /// Adds scale · plane[ih, iw] to output[ih·sH − pT + kh·dH, iw·sW − pL + kw·dW] for every
-    /// input position that lands inside the output; `tap` = kh · kW + kw.
+    /// input position of `window`.
+    @inline(__always)
     private func scatter(
-        _ plane: UnsafePointer<Float>, scaledBy scale: Float, tap: Int, into output: UnsafeMutablePointer<Float>
+        _ plane: UnsafePointer<Float>, scaledBy scale: Float, window: TapWindow, into output: UnsafeMutablePointer<Float>
     ) {
-        let kernelRow = tap / width.kernelSize
-        let kernelColumn = tap % width.kernelSize
-        let rows = height.nearRange(tap: kernelRow, nearSize: height.inputSize, farSize: outputHeight)
-        let columns = width.nearRange(tap: kernelColumn, nearSize: width.inputSize, farSize: outputWidth)
-        guard !columns.isEmpty else { return }
-        let columnOffset = kernelColumn * width.dilation - width.padBegin
-        for inputRow in rows {
-            let outputRow = inputRow * height.stride - height.padBegin + kernelRow * height.dilation
-            let source = plane + inputRow * width.inputSize
-            let destination = output + outputRow * outputWidth + columnOffset
+        let columns = window.columns
+        for inputRow in window.rows {
+            let outputRow = inputRow * height.stride - height.padBegin + window.kernelRow * height.dilation
+            let source = plane + inputRow * width.inputSize + columns.lowerBound
+            let destination = output + outputRow * outputWidth + window.columnOffset + columns.lowerBound * width.stride
             if width.stride == 1 {
-                (destination + columns.lowerBound).accumulate(
-                    source + columns.lowerBound, scaledBy: scale, count: columns.count)
+                destination.accumulate(source, scaledBy: scale, count: columns.count)
             } else {
-                for column in columns { destination[column * width.stride] += scale * source[column] }
+                for column in 0..<columns.count { destination[column * width.stride] += scale * source[column] }
             }
         }
     }

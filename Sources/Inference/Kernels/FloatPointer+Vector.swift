@@ -51,6 +51,12 @@ extension UnsafeMutablePointer<Float> {
         if lanes == 8 { storeVector(vector, at: index) } else { storeVector(vector, at: index, count: lanes) }
     }
 
+    /// Sets `count` floats to 0 (no call for an empty run, the common case at row edges).
+    @inline(__always)
+    func clear(count: Int) {
+        if count > 0 { update(repeating: 0, count: count) }
+    }
+
     /// self[i] += scale · source[i] for i in 0..<count, with fused multiply-adds.
     @inline(__always)
     func accumulate(_ source: UnsafePointer<Float>, scaledBy scale: Float, count: Int) {

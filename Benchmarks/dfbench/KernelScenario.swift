@@ -1,0 +1,107 @@
+import Foundation
+import Inference
+
+/// The Inference kernels at DFN3's sizes: the GRU step (the streaming hot spot, next to its
+/// floor of two SGEMVs), a whole-sequence GRU, the activations, and the encoder/decoder conv
+/// layers for one frame (streaming) and 100 frames (offline). Weights are cache-warm: this
+/// measures the kernels, not the memory traffic of a full model.
+struct KernelScenario: BenchmarkScenario {
+    let name = "kernels"
+    let summary = "GRU step/sequence, activations, DFN3 conv layers; options: --samples N"
+
+    func run(arguments: [String]) throws {
+        var sampleCount = 2000
+        var remaining = arguments[...]
+        while let option = remaining.popFirst() {
+            guard option == "--samples", let text = remaining.popFirst(), let count = Int(text), count > 0 else {
+                throw BenchmarkError("kernels: expected --samples N (a positive integer), got '\(option)'")
+            }
+            sampleCount = count
+        }
+        GEMMKernel.warmUp()
+        var buffers = Buffers()
+        defer { buffers.release() }
+        print("kernels: \(sampleCount) samples, times in µs (median / p99)")
+
+        for inputSize in [256, 512] {
+            let hidden = 256
+            let step = try GRUKernel(sequenceLength: 1, batchSize: 1, inputSize: inputSize, hiddenSize: hidden, linearBeforeReset: true)
+            let x = buffers.make(inputSize), w = buffers.make(3 * hidden * inputSize), r = buffers.make(3 * hidden * hidden)
+            let wb = buffers.make(3 * hidden), rb = buffers.make(3 * hidden), h = buffers.make(hidden), y = buffers.make(hidden)
+            let scratch = buffers.make(step.stepScratchCount)
+            report("GRU step I=\(inputSize) H=\(hidden) B=1", samples: sampleCount) {
+                step.step(input: x, weights: w, recurrence: r, inputBias: wb, recurrentBias: rb, hidden: h, output: y, scratch: scratch)
+            }
+            let inputProduct = try GEMMKernel(m: 1, n: 3 * hidden, k: inputSize, transposeB: true)
+            let recurrentProduct = try GEMMKernel(m: 1, n: 3 * hidden, k: hidden, transposeB: true)
+            report("  floor: sgemv \(3 * hidden)×\(inputSize) + sgemv \(3 * hidden)×\(hidden)", samples: sampleCount) {
+                inputProduct.run(a: x, b: w, c: scratch)
+                recurrentProduct.run(a: h, b: r, c: scratch + 3 * hidden)
+            }
+            let frames = 100
+            let sequence = try GRUKernel(sequenceLength: frames, batchSize: 1, inputSize: inputSize, hiddenSize: hidden, linearBeforeReset: true)
+            let xs = buffers.make(frames * inputSize), ys = buffers.make(frames * hidden), sequenceScratch = buffers.make(sequence.scratchCount)
+            report("GRU sequence T=\(frames) I=\(inputSize) H=\(hidden), per frame", samples: max(sampleCount / 20, 5), divisor: Double(frames)) {
+                sequence.run(
+                    input: xs, weights: w, recurrence: r, inputBias: wb, recurrentBias: rb, initialHidden: nil,
+                    sequenceLengths: nil, output: ys, finalHidden: h, scratch: sequenceScratch)
+            }
+        }
+
+        let count = 4096
+        let source = buffers.make(count), destination = buffers.make(count)
+        for activation in [Activation.relu, .sigmoid, .tanh] {
+            report("\(activation) × \(count)", samples: sampleCount) {
+                activation.apply(source, to: destination, count: count, bias: 0.25)
+            }
+        }
+
+        for frames in [1, 100] {
+            let layers: [(String, ConvKernel)] = [
+                ("conv 1→64 3×3 F32 relu", try ConvKernel(batchCount: 1, inputChannels: 1, outputChannels: 64, inputShape: [frames + 2, 32], kernelShape: [3, 3], padsBegin: [0, 1], padsEnd: [0, 1], activation: .relu)),
+                ("conv 2→64 g2 3×3 F96", try ConvKernel(batchCount: 1, inputChannels: 2, outputChannels: 64, groups: 2, inputShape: [frames + 2, 96], kernelShape: [3, 3], padsBegin: [0, 1], padsEnd: [0, 1])),
+                ("depthwise 64 1×3 stride 2 F32", try ConvKernel(batchCount: 1, inputChannels: 64, outputChannels: 64, groups: 64, inputShape: [frames, 32], kernelShape: [1, 3], strides: [1, 2], padsBegin: [0, 1], padsEnd: [0, 1])),
+                ("depthwise 64 1×3 F8", try ConvKernel(batchCount: 1, inputChannels: 64, outputChannels: 64, groups: 64, inputShape: [frames, 8], kernelShape: [1, 3], padsBegin: [0, 1], padsEnd: [0, 1])),
+                ("pointwise 64→64 F16 relu", try ConvKernel(batchCount: 1, inputChannels: 64, outputChannels: 64, inputShape: [frames, 16], kernelShape: [1, 1], activation: .relu)),
+                ("conv 64→10 g2 5×1 F96", try ConvKernel(batchCount: 1, inputChannels: 64, outputChannels: 10, groups: 2, inputShape: [frames + 4, 96], kernelShape: [5, 1])),
+            ]
+            for (label, layer) in layers {
+                let x = buffers.make(layer.inputCount), w = buffers.make(layer.weightCount), b = buffers.make(layer.outputChannels)
+                let y = buffers.make(layer.outputCount), scratch = buffers.make(layer.scratchCount)
+                report("\(label) T=\(frames) [\(layer.strategy)]", samples: frames == 1 ? sampleCount : max(sampleCount / 10, 5)) {
+                    layer.run(input: x, weights: w, bias: b, output: y, scratch: scratch)
+                }
+            }
+            let upsample = try ConvTransposeKernel(
+                batchCount: 1, inputChannels: 64, outputChannels: 64, groups: 64, inputShape: [frames, 8], kernelShape: [1, 3],
+                strides: [1, 2], padsBegin: [0, 1], padsEnd: [0, 1], outputPadding: [0, 1])
+            let x = buffers.make(upsample.inputCount), w = buffers.make(upsample.weightCount), y = buffers.make(upsample.outputCount)
+            report("convtranspose 64 1×3 stride 2 F8→16 T=\(frames) [\(upsample.strategy)]", samples: frames == 1 ? sampleCount : max(sampleCount / 10, 5)) {
+                upsample.run(input: x, weights: w, bias: nil, output: y, scratch: nil)
+            }
+        }
+    }
+
+    private func report(_ label: String, samples: Int, divisor: Double = 1, _ work: () -> Void) {
+        let timing = TimingSamples.measure(warmUp: max(samples / 20, 3), count: samples, work, keep: { _ in })
+        let padded = label.padding(toLength: max(label.count, 64), withPad: " ", startingAt: 0)
+        print("  " + padded + String(format: " %9.2f / %9.2f", timing.median * 1000 / divisor, timing.p99 * 1000 / divisor))
+    }
+}
+
+/// Float buffers of small random values, freed together when the scenario ends.
+private struct Buffers {
+    private var pointers: [UnsafeMutablePointer<Float>] = []
+    private var generator = SystemRandomNumberGenerator()
+
+    mutating func make(_ count: Int) -> UnsafeMutablePointer<Float> {
+        let pointer = UnsafeMutablePointer<Float>.allocate(capacity: max(count, 1))
+        for index in 0..<count { pointer[index] = Float.random(in: -0.1...0.1, using: &generator) }
+        pointers.append(pointer)
+        return pointer
+    }
+
+    func release() {
+        for pointer in pointers { pointer.deallocate() }
+    }
+}
