@@ -6,6 +6,8 @@ OUTDIR/<case>/<graph>/inputs/<name>.npy and OUTDIR/<case>/<graph>/outputs/<name>
   features-S<S>  DFN3 features (dfn3-pipeline.md §2–3) of a deterministic noisy harmonic sweep, fed
                  to enc; erb_dec and df_dec get enc's outputs (the chain the runtime runs)
 for S = 1, 7 and 400. Output names are written with characters outside [A-Za-z0-9._-] replaced by _.
+OUTDIR/npy/<dtype>-v<major>.npy are numpy-written arrays (arange(24) as [2,3,4]; bool: multiples of 3)
+in every dtype and format version `dfkit run` reads, for tests of the .npy reader and writer.
 OUTDIR/odd-names/model.onnx is a one-node model (Identity then Add) whose input and output names need
 that replacement, with its input, for tests of `dfkit run`'s file naming.
 """
@@ -110,6 +112,21 @@ def odd_names_model(folder):
     run(ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"]), {"x:0": x}, folder)
 
 
+def numpy_files(folder):
+    os.makedirs(folder, exist_ok=True)
+    values = np.arange(24).reshape(2, 3, 4)
+    for dtype in ("float32", "float64", "int32", "int64", "bool"):
+        array = (values % 3 == 0) if dtype == "bool" else values.astype(dtype)
+        for version in ((1, 0), (2, 0), (3, 0)):
+            with open(os.path.join(folder, f"{dtype}-v{version[0]}.npy"), "wb") as f:
+                np.lib.format.write_array(f, array, version=version)
+    np.save(os.path.join(folder, "float32-scalar.npy"), np.float32(2.5))
+    np.save(os.path.join(folder, "float32-vector.npy"), np.arange(5, dtype=np.float32))
+    np.save(os.path.join(folder, "float32-fortran.npy"), np.asfortranarray(values.astype(np.float32)))
+    np.save(os.path.join(folder, "float32-bigendian.npy"), values.astype(">f4"))
+    np.save(os.path.join(folder, "uint8.npy"), values.astype(np.uint8))
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit("usage: gen-dfn3-ort.py OUTDIR")
@@ -135,6 +152,7 @@ def main():
             os.path.join(case, "erb_dec"))
         run(sessions["df_dec"], {k: enc[k] for k in ("emb", "c0")}, os.path.join(case, "df_dec"))
     odd_names_model(os.path.join(out, "odd-names"))
+    numpy_files(os.path.join(out, "npy"))
     with open(os.path.join(out, "VERSIONS"), "w") as f:
         f.write(f"onnxruntime {ort.__version__}\nnumpy {np.__version__}\n")
 
