@@ -18,6 +18,9 @@ public final class ExecutionPlan: @unchecked Sendable {
     public let outputs: [Tensor]
     /// The values the symbolic dimensions were bound to.
     public let symbolBindings: [String: Int]
+    /// What planning inferred for every value, by value index (nil: not computed, e.g. an omitted
+    /// optional output): the shapes translation passes such as the streaming planner read.
+    let valueDescriptors: [ValueDescriptor?]
     let steps: [Step]
     /// What planning inferred for each value (by value index): element type, shape, and the
     /// contents of folded values. The streaming planner reads it to find time axes.
@@ -53,6 +56,8 @@ public final class ExecutionPlan: @unchecked Sendable {
         }
 
         var steps: [Step] = []
+        // Refuse plans whose buffers together could not fit in memory (a hostile or broken model).
+        var plannedBytes = 0
         for node in graph.nodes {
             do {
                 let inputDescriptors = try node.inputs.map { id -> ValueDescriptor? in
@@ -69,7 +74,14 @@ public final class ExecutionPlan: @unchecked Sendable {
                 guard outputDescriptors.count >= node.outputs.count else {
                     throw OperatorError("produces \(outputDescriptors.count) outputs, the node names \(node.outputs.count)")
                 }
-                for descriptor in outputDescriptors { _ = try Tensor.elementCount(of: descriptor.shape) }
+                for descriptor in outputDescriptors {
+                    let count = try Tensor.elementCount(of: descriptor.shape)
+                    let (bytes, overflow) = count.multipliedReportingOverflow(by: descriptor.elementType.byteCount)
+                    plannedBytes = overflow ? Int.max : plannedBytes.addingReportingOverflow(bytes).partialValue
+                    guard !overflow, plannedBytes >= 0, plannedBytes <= Tensor.physicalMemory / 2 else {
+                        throw OperatorError("output shapes \(outputDescriptors.map(\.shape)) take the plan beyond half of physical memory")
+                    }
+                }
                 let inputTensors = node.inputs.map { $0.flatMap { tensors[$0] } }
                 let allConstant = inputDescriptors.allSatisfy { $0 == nil || $0?.constant != nil }
                 var outputTensors: [Tensor]
@@ -110,6 +122,7 @@ public final class ExecutionPlan: @unchecked Sendable {
             return tensor
         }
         self.inputs = inputBuffers
+        self.valueDescriptors = descriptors
         self.steps = steps
         self.valueDescriptors = descriptors
         self.symbolBindings = bindings
@@ -134,6 +147,9 @@ public final class ExecutionPlan: @unchecked Sendable {
 
     /// Number of nodes left to run after folding (the rest were computed while planning).
     public var stepCount: Int { steps.count }
+
+    /// Op types of the nodes left to run, in order (everything else was folded while planning).
+    public var scheduledOperators: [String] { steps.map(\.opType) }
 
     private static func check(_ tensor: Tensor, against value: Graph.Value, bindings: inout [String: Int]) throws {
         if let declared = value.elementType, declared != tensor.elementType {

@@ -1,3 +1,5 @@
+import Glibc
+
 /// A dense n-dimensional array: element type, shape and contiguous row-major storage.
 ///
 /// A `Tensor` is a value whose storage is shared by reshaped views; kernels write into
@@ -9,11 +11,15 @@ public struct Tensor: @unchecked Sendable {
     public let elementCount: Int
     let storage: TensorStorage
 
-    /// A zero-filled tensor. Throws when the shape has a negative dimension or its size overflows.
+    /// A zero-filled tensor. Throws when the shape has a negative dimension, or when the tensor
+    /// would not fit in physical memory (a model or input asking for that is refused, not run
+    /// into an out-of-memory kill).
     public init(zeros elementType: ElementType, shape: [Int]) throws {
         let count = try Tensor.elementCount(of: shape)
         let (bytes, overflow) = count.multipliedReportingOverflow(by: elementType.byteCount)
-        guard !overflow else { throw InferenceError.invalidShape("shape \(shape) of \(elementType) is too large") }
+        guard !overflow, bytes <= Tensor.physicalMemory else {
+            throw InferenceError.invalidShape("shape \(shape) of \(elementType) does not fit in memory")
+        }
         self.elementType = elementType
         self.shape = shape
         self.elementCount = count
@@ -92,13 +98,20 @@ public struct Tensor: @unchecked Sendable {
         return result
     }
 
+    /// Bytes of physical memory: the largest single tensor the engine will try to allocate.
+    static let physicalMemory: Int = {
+        let pages = sysconf(Int32(_SC_PHYS_PAGES))
+        let size = sysconf(Int32(_SC_PAGESIZE))
+        return pages > 0 && size > 0 ? pages.multipliedReportingOverflow(by: size).partialValue : Int.max
+    }()
+
     /// Number of elements of `shape`; throws on a negative dimension or overflow.
     static func elementCount(of shape: [Int]) throws -> Int {
         var count = 1
         for dimension in shape {
             guard dimension >= 0 else { throw InferenceError.invalidShape("negative dimension in shape \(shape)") }
             let (product, overflow) = count.multipliedReportingOverflow(by: dimension)
-            guard !overflow, product <= Int(Int32.max) * 64 else {
+            guard !overflow else {
                 throw InferenceError.invalidShape("shape \(shape) has too many elements")
             }
             count = product
