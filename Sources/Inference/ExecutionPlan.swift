@@ -18,9 +18,6 @@ public final class ExecutionPlan: @unchecked Sendable {
     public let outputs: [Tensor]
     /// The values the symbolic dimensions were bound to.
     public let symbolBindings: [String: Int]
-    /// What planning inferred for every value, by value index (nil: not computed, e.g. an omitted
-    /// optional output): the shapes translation passes such as the streaming planner read.
-    let valueDescriptors: [ValueDescriptor?]
     let steps: [Step]
     /// What planning inferred for each value (by value index): element type, shape, and the
     /// contents of folded values. The streaming planner reads it to find time axes.
@@ -122,7 +119,6 @@ public final class ExecutionPlan: @unchecked Sendable {
             return tensor
         }
         self.inputs = inputBuffers
-        self.valueDescriptors = descriptors
         self.steps = steps
         self.valueDescriptors = descriptors
         self.symbolBindings = bindings
