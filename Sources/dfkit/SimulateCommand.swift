@@ -131,7 +131,7 @@ struct SimulateCommand: Command {
         case ("stall", 2):
             return .stall(at: values[0] / 1000, duration: values[1] / 1000)
         case ("route", 2):
-            guard values[1] >= 1, values[1] <= 1e7, values[1] == values[1].rounded() else {
+            guard abs(values[1]) <= 1e9, values[1] == values[1].rounded() else {
                 throw CommandLineError("--fault '\(text)': RATE must be a whole number of Hz")
             }
             return .routeChange(at: values[0] / 1000, sampleRate: Int(values[1]))
