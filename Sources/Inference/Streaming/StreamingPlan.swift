@@ -1,0 +1,226 @@
+/// A graph planned to run one chunk of `framesPerRun` frames per call along its time axis (the
+/// symbolic dimension `timeSymbol`), carrying what the time axis needs between calls: a causal
+/// zero `Pad` feeding a time convolution becomes a history of the previous frames, a forward
+/// `GRU` keeps its hidden state, every other node runs on the chunk as it is. Running a sequence
+/// chunk by chunk gives the outputs of the original graph over the whole sequence.
+///
+/// The translation is derived from the graph (which nodes touch the time axis, found by planning
+/// at two chunk lengths), not from node names; a graph whose time-axis nodes cannot be carried
+/// (look-ahead padding, reverse or bidirectional GRUs, slices or reductions along time) is
+/// refused with a `StreamingError` naming the node. All shapes, buffers and kernels are fixed
+/// when the plan is built; `run()` then allocates nothing, takes no lock, does no I/O and cannot
+/// throw. Not thread-safe: one thread runs a plan at a time.
+public final class StreamingPlan: @unchecked Sendable {
+    /// A carried state bound to its buffers.
+    private struct CarriedState {
+        let name: String
+        let input: Tensor
+        let source: Tensor
+        let update: StridedCopy
+        let sourceOffset: Int
+        let initial: Tensor?
+    }
+
+    public let graph: Graph
+    public let timeSymbol: String
+    public let framesPerRun: Int
+    /// Buffers of the graph inputs, in `graph.inputs` order: write a chunk here before `run()`.
+    public let inputs: [Tensor]
+    /// The graph outputs, in `graph.outputs` order: valid after `run()` until the next run.
+    public let outputs: [Tensor]
+    /// The time axis of each input and output (nil: the value has none), in the same orders.
+    public let inputTimeAxes: [Int?]
+    public let outputTimeAxes: [Int?]
+    private let plan: ExecutionPlan
+    private let states: [CarriedState]
+
+    /// Plans `graph` for chunks of `framesPerRun` frames. Inputs get their declared shapes with
+    /// `timeSymbol` bound to `framesPerRun`; `inputShapes` gives full shapes (time dimension =
+    /// `framesPerRun`) for inputs with other symbolic or undeclared dimensions. Throws
+    /// `StreamingError` for a graph it cannot stream and `InferenceError` for one it cannot plan.
+    public init(graph: Graph, timeSymbol: String = "S", framesPerRun: Int = 1, inputShapes: [String: [Int]] = [:]) throws {
+        guard framesPerRun >= 1, framesPerRun <= Int(Int32.max) / 2 else {
+            throw StreamingError.invalidConfiguration("framesPerRun must be at least 1, got \(framesPerRun)")
+        }
+        if let unknown = inputShapes.keys.first(where: { !graph.inputNames.contains($0) }) {
+            throw StreamingError.invalidConfiguration("inputShapes names '\(unknown)', which is not a graph input")
+        }
+        if let decided = graph.planTimeInputs.first {
+            throw StreamingError.invalidConfiguration("input '\(graph.values[decided].name)' decides shapes; a streaming plan needs fixed shapes")
+        }
+        var shapes: [Int: [Int]] = [:]
+        var timeAxes: [Int: Int] = [:]
+        for id in graph.inputs {
+            let value = graph.values[id]
+            let (shape, axis) = try Self.resolveShape(of: value, given: inputShapes[value.name], timeSymbol: timeSymbol, framesPerRun: framesPerRun)
+            shapes[id] = shape
+            timeAxes[id] = axis
+        }
+        guard !timeAxes.isEmpty else {
+            throw StreamingError.invalidConfiguration("no graph input has the time dimension '\(timeSymbol)'")
+        }
+
+        let analysis = try TimeAxisAnalysis(graph: graph, inputShapes: shapes, inputTimeAxes: timeAxes)
+        let roles = try TimeAxisClassifier(graph: graph, analysis: analysis).roles()
+        let rewrite = try StreamingRewrite(graph: graph, roles: roles, analysis: analysis, framesPerRun: framesPerRun)
+        var given: [String: Tensor] = [:]
+        for id in graph.inputs {
+            given[graph.values[id].name] = try Tensor(zeros: graph.values[id].elementType ?? .float32, shape: shapes[id] ?? [])
+        }
+        for state in rewrite.states {
+            given[rewrite.graph.values[state.input].name] = try Tensor(zeros: .float32, shape: state.shape)
+        }
+        let plan = try ExecutionPlan(graph: rewrite.graph, inputs: given)
+        for id in graph.values.indices where analysis.descriptors[id] != nil {
+            guard let planned = plan.valueDescriptors[id]?.shape else { continue }
+            let expected = analysis.shape(id, atLength: framesPerRun)
+            guard planned == expected else {
+                throw StreamingError.ambiguousTimeAxis(
+                    value: graph.values[id].name,
+                    reason: "at \(framesPerRun) frames per run its shape is \(planned), not \(expected) as its growth per frame predicts")
+            }
+        }
+
+        self.plan = plan
+        self.graph = graph
+        self.timeSymbol = timeSymbol
+        self.framesPerRun = framesPerRun
+        inputs = Array(plan.inputs.prefix(graph.inputs.count))
+        outputs = Array(plan.outputs.prefix(graph.outputs.count))
+        inputTimeAxes = graph.inputs.map { analysis.timeAxes[$0] }
+        outputTimeAxes = graph.outputs.map { analysis.timeAxes[$0] }
+        states = try rewrite.states.enumerated().map { position, state in
+            guard let outputPosition = rewrite.graph.outputs.firstIndex(of: state.source) else {
+                throw StreamingError.invalidConfiguration("state '\(rewrite.graph.values[state.input].name)' has no update")
+            }
+            let source = plan.outputs[outputPosition]
+            let sourceStrides = contiguousStrides(of: source.shape)
+            return CarriedState(
+                name: rewrite.graph.values[state.input].name,
+                input: plan.inputs[graph.inputs.count + position], source: source,
+                update: StridedCopy(
+                    counts: state.shape, sourceStrides: sourceStrides,
+                    destinationStrides: contiguousStrides(of: state.shape), elementSize: 4),
+                sourceOffset: state.skip.map { $0.frames * sourceStrides[$0.axis] } ?? 0,
+                initial: state.initial)
+        }
+        reset()
+    }
+
+    /// The input and output names, in the orders of `inputs` and `outputs`.
+    public var inputNames: [String] { graph.inputNames }
+    public var outputNames: [String] { graph.outputNames }
+
+    /// The input buffer named `name`, nil when the graph has no such input.
+    public func input(named name: String) -> Tensor? {
+        graph.inputNames.firstIndex(of: name).map { inputs[$0] }
+    }
+
+    /// The output named `name`, nil when the graph has no such output.
+    public func output(named name: String) -> Tensor? {
+        graph.outputNames.firstIndex(of: name).map { outputs[$0] }
+    }
+
+    /// Names of the carried states (derived from the values they replace) and their shapes.
+    public var stateNames: [String] { states.map(\.name) }
+    public var stateShapes: [[Int]] { states.map(\.input.shape) }
+
+    /// Number of nodes each run executes (after folding shape computations).
+    public var stepCount: Int { plan.stepCount }
+
+    /// Runs one chunk: reads `inputs`, writes `outputs`, advances the carried state.
+    public func run() {
+        plan.execute()
+        advanceState()
+    }
+
+    /// Runs one chunk, adding each node's wall time to `profile` under its op type.
+    public func run(profile: inout OperatorProfile) {
+        plan.execute(profile: &profile)
+        advanceState()
+    }
+
+    /// Returns the carried state to its start: zeros, or a recurrent node's constant `initial_h`.
+    public func reset() {
+        for state in states {
+            if let initial = state.initial {
+                state.input.bytes.copyMemory(from: initial.bytes, byteCount: state.input.byteCount)
+            } else {
+                state.input.bytes.initializeMemory(as: UInt8.self, repeating: 0, count: state.input.byteCount)
+            }
+        }
+    }
+
+    /// A snapshot buffer sized for this plan's state (allocates; make it once, then reuse it).
+    public func makeState() -> StreamingState {
+        StreamingState(shapes: stateShapes)
+    }
+
+    /// Copies the carried state into `snapshot` (no allocation). Throws when the snapshot was
+    /// made for a plan with a different state layout.
+    public func saveState(into snapshot: StreamingState) throws {
+        try checkLayout(of: snapshot)
+        for (index, state) in states.enumerated() {
+            (snapshot.storage + snapshot.offsets[index])
+                .update(from: state.input.pointer(to: Float.self), count: state.input.elementCount)
+        }
+    }
+
+    /// Makes `snapshot` the carried state (no allocation). Throws when the snapshot was made
+    /// for a plan with a different state layout.
+    public func restoreState(from snapshot: StreamingState) throws {
+        try checkLayout(of: snapshot)
+        for (index, state) in states.enumerated() {
+            state.input.pointer(to: Float.self)
+                .update(from: snapshot.storage + snapshot.offsets[index], count: state.input.elementCount)
+        }
+    }
+
+    private func advanceState() {
+        for state in states {
+            state.update.run(from: state.source.bytes + state.sourceOffset * 4, to: state.input.bytes)
+        }
+    }
+
+    private func checkLayout(of snapshot: StreamingState) throws {
+        guard snapshot.shapes.count == states.count,
+              zip(snapshot.shapes, states).allSatisfy({ $0 == $1.input.shape })
+        else { throw StreamingError.stateMismatch("snapshot holds states shaped \(snapshot.shapes), the plan carries \(stateShapes)") }
+    }
+
+    /// An input's shape at `framesPerRun` frames and its time axis (the declared `timeSymbol`).
+    private static func resolveShape(
+        of value: Graph.Value, given: [Int]?, timeSymbol: String, framesPerRun: Int
+    ) throws -> (shape: [Int], timeAxis: Int?) {
+        let declared = value.declaredShape
+        let timeAxes = declared?.indices.filter { declared?[$0] == .symbolic(timeSymbol) } ?? []
+        guard timeAxes.count <= 1 else {
+            throw StreamingError.invalidConfiguration("input '\(value.name)' has '\(timeSymbol)' on axes \(timeAxes)")
+        }
+        let timeAxis = timeAxes.first
+        if let given {
+            guard given.allSatisfy({ $0 >= 0 && $0 <= Int(Int32.max) }) else {
+                throw StreamingError.invalidConfiguration("inputShapes gives '\(value.name)' the invalid shape \(given)")
+            }
+            if let declared, declared.count != given.count {
+                throw StreamingError.invalidConfiguration("inputShapes gives '\(value.name)' rank \(given.count), the graph declares \(declared.count)")
+            }
+            if let timeAxis, given[timeAxis] != framesPerRun {
+                throw StreamingError.invalidConfiguration(
+                    "inputShapes gives '\(value.name)' \(given[timeAxis]) frames on its time axis \(timeAxis), framesPerRun is \(framesPerRun)")
+            }
+            return (given, timeAxis)
+        }
+        guard let declared else {
+            throw StreamingError.invalidConfiguration("input '\(value.name)' has no declared shape; give it in inputShapes")
+        }
+        let shape = try declared.enumerated().map { axis, dimension -> Int in
+            switch dimension {
+            case .fixed(let size) where size >= 0 && size <= Int64(Int32.max): return Int(size)
+            case .symbolic(timeSymbol): return framesPerRun
+            default: throw StreamingError.invalidConfiguration("axis \(axis) of input '\(value.name)' is \(dimension); give its size in inputShapes")
+            }
+        }
+        return (shape, timeAxis)
+    }
+}
