@@ -11,9 +11,10 @@
 //              rows: Int, columns: Int, columnBias: UnsafePointer<Float>?)
 //       Row-major rows × columns: output[r, c] = f(input[r, c] + columnBias[c]) (bias optional).
 //
-// Accuracy: sigmoid and tanh are built on a Cephes-style SIMD exp (relative error ≈ 1e-7);
-// their absolute error against a Double reference is below 1e-6 over [-20, 20] (tested) and
-// they saturate to exactly 0/±1 far outside it without producing NaN or infinities.
+// Accuracy: sigmoid and tanh are built on a Cephes-style SIMD exp (relative error ≈ 1e-7)
+// and, for tanh near 0, an odd polynomial. Against a Double reference over [-20, 20] they are
+// within 1e-6 absolute and 1e-6 relative (tested; measured 9e-8 / 1.8e-7 for sigmoid,
+// 7e-8 / 1.3e-7 for tanh), and they saturate to 0/±1 far outside it without NaN or infinity.
 // Nothing here allocates or throws.
 
 public enum Activation: Sendable, Hashable {
@@ -130,11 +131,22 @@ extension SIMD8<Float> {
         1 / (1 + (-self).exponential)
     }
 
-    /// sign(x) · (1 − 2 / (e^{2|x|} + 1)); absolute error ≈ 1e-7 near 0 where it cancels.
+    /// tanh: sign(x) · (1 − 2 / (e^{2|x|} + 1)) for |x| ≥ 0.625, where that form is accurate;
+    /// below, where it cancels, the odd polynomial x + x³·P(x²) (Cephes tanhf coefficients),
+    /// which keeps the relative error near 1e-7 down to 0.
     @inline(__always)
     var hyperbolicTangent: SIMD8<Float> {
         let magnitude = self.replacing(with: -self, where: self .< 0)
-        let positive = 1 - 2 / ((magnitude + magnitude).exponential + 1)
-        return positive.replacing(with: -positive, where: self .< SIMD8<Float>())
+        let large = 1 - 2 / ((magnitude + magnitude).exponential + 1)
+        let square = self * self
+        var p = SIMD8<Float>(repeating: -5.704_988_727_45e-3)
+        p = Self.multiplyAdd(p, square, 2.063_908_879_54e-2)
+        p = Self.multiplyAdd(p, square, -5.373_971_555_31e-2)
+        p = Self.multiplyAdd(p, square, 1.333_144_220_36e-1)
+        p = Self.multiplyAdd(p, square, -3.333_328_194_22e-1)
+        var small = self
+        small.addProduct(p * square, self)
+        let signed = large.replacing(with: -large, where: self .< 0)
+        return signed.replacing(with: small, where: magnitude .< 0.625)
     }
 }
