@@ -15,7 +15,7 @@ public struct DeepFilterOperator: Sendable {
     /// Floats of coefficients per frame: `binCount · order · 2`.
     public var coefficientCount: Int { binCount * order * 2 }
 
-    /// - Throws: `DSPError` unless `order ≥ 1`, `0 ≤ lookahead < order`, `binCount ≥ 1`.
+    /// - Throws: `DSPError` unless `1 ≤ order ≤ 64`, `0 ≤ lookahead < order`, `binCount ≥ 1`.
     public init(order: Int = 5, lookahead: Int = 2, binCount: Int = 96) throws {
         guard order >= 1, order <= 64, lookahead >= 0, lookahead < order, binCount >= 1 else {
             throw DSPError(component: "DeepFilterOperator",
