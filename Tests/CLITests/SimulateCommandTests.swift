@@ -10,34 +10,10 @@ import Testing
 struct SimulateCommandTests {
     // MARK: Running the binary
 
-    /// The dfkit executable built next to this test bundle (same build directory).
-    static var executable: URL {
-        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-            .appendingPathComponent("dfkit")
-    }
-
-    struct Outcome {
-        var status: Int32
-        var standardOutput: String
-        var standardError: String
-    }
-
-    static func dfkit(_ arguments: [String]) throws -> Outcome {
-        let path = executable.path
-        try #require(FileManager.default.isExecutableFile(atPath: path),
-                     "no dfkit executable at \(path): build the package (swift build) before testing")
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let output = Pipe(), error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let outData = output.fileHandleForReading.readDataToEndOfFile()
-        let errData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Outcome(status: process.terminationStatus, standardOutput: String(decoding: outData, as: UTF8.self),
-                       standardError: String(decoding: errData, as: UTF8.self))
+    static func dfkit(_ arguments: [String]) throws -> DFKitProcess.Output {
+        let output = try DFKitProcess.run(arguments)
+        try #require(output.exited, "dfkit \(arguments) died of signal \(output.status)")
+        return output
     }
 
     /// Runs `dfkit simulate ARGS --json` and returns the parsed callbacks and stats.
