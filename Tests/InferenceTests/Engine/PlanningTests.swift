@@ -1,0 +1,64 @@
+import Inference
+import ONNX
+import Testing
+
+/// The plan/execute split: plans are made once per input shape and reused, and the DFN3 shape
+/// sub-graphs (Shape → Gather → Unsqueeze → Concat → Reshape, the Pad and GRU-state chains) are
+/// folded to constants so that only data-carrying nodes run.
+struct PlanningTests {
+    /// Operators that only compute shapes or constants in the DFN3 graphs.
+    static let shapeOperators: Set = ["Shape", "Gather", "Unsqueeze", "Squeeze", "Concat", "Reshape", "Slice", "Cast",
+                                      "ConstantOfShape", "Constant"]
+
+    static func inputs(_ graph: Graph, frames: Int) throws -> [String: Tensor] {
+        var result: [String: Tensor] = [:]
+        for (id, name) in zip(graph.inputs, graph.inputNames) {
+            let shape = (graph.values[id].declaredShape ?? []).map { dimension -> Int in
+                if case .fixed(let size) = dimension { return Int(size) }
+                return frames
+            }
+            result[name] = try Tensor(zeros: .float32, shape: shape)
+        }
+        return result
+    }
+
+    @Test(arguments: ["enc", "erb_dec", "df_dec"])
+    func shapeSubgraphsAreFolded(graphName: String) throws {
+        let graph = try Graph(model: try ModelProto(contentsOfFile: try Fixtures.dfn3Model(graphName)))
+        let plan = try ExecutionPlan(graph: graph, inputs: try Self.inputs(graph, frames: 3))
+        let scheduled = plan.scheduledOperators
+        #expect(scheduled.allSatisfy { !Self.shapeOperators.contains($0) }, "\(graphName) still runs \(scheduled.filter(Self.shapeOperators.contains))")
+        #expect(scheduled.contains("GRU") && scheduled.contains("Conv"))
+        #expect(plan.symbolBindings == ["S": 3])
+    }
+
+    @Test func plansAreReusedPerInputShape() throws {
+        let graph = try Graph(model: try ModelProto(contentsOfFile: try Fixtures.dfn3Model("df_dec")))
+        let executor = OfflineExecutor(graph: graph)
+        let first = try executor.plan(for: try Self.inputs(graph, frames: 4))
+        let again = try executor.plan(for: try Self.inputs(graph, frames: 4))
+        let other = try executor.plan(for: try Self.inputs(graph, frames: 5))
+        #expect(first === again)
+        #expect(first !== other)
+        // Running reuses the planned output buffers: the plan's outputs keep their storage.
+        let before = first.outputs.map { $0.unsafeMutableFloats?.baseAddress }
+        _ = try executor.run(try Self.inputs(graph, frames: 4))
+        #expect(first.outputs.map { $0.unsafeMutableFloats?.baseAddress } == before)
+    }
+
+    @Test func integerInputsThatDecideShapesArePartOfThePlanKey() throws {
+        // Reshape's target shape arrives as a graph input: each distinct value needs its own plan.
+        let model = ModelBuilder.model(
+            opset: 13,
+            inputs: [ModelBuilder.value("data", .float, [2, 3]), ModelBuilder.value("shape", .int64, [2])],
+            outputs: [ModelBuilder.value("reshaped", .float, [])],
+            nodes: [ModelBuilder.node("Reshape", ["data", "shape"], ["reshaped"])])
+        let executor = OfflineExecutor(graph: try Graph(model: model))
+        let data = try Tensor(shape: [2, 3], scalars: [Float](arrayLiteral: 0, 1, 2, 3, 4, 5))
+        let a = try executor.run(["data": data, "shape": try Tensor(shape: [2], scalars: [Int64(3), -1])])
+        let b = try executor.run(["data": data, "shape": try Tensor(shape: [2], scalars: [Int64(1), 6])])
+        #expect(a["reshaped"]?.shape == [3, 2])
+        #expect(b["reshaped"]?.shape == [1, 6])
+        #expect(try b["reshaped"]?.scalars(as: Float.self) == [0, 1, 2, 3, 4, 5])
+    }
+}
