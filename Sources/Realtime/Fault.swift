@@ -10,6 +10,9 @@ public enum Fault: Hashable, Sendable, CustomStringConvertible {
     /// at or after `at` seconds; the audio unit restarts its sample time.
     case routeChange(at: Double, sampleRate: Int)
 
+    static let maximumDroppedCallbacks = 1_000_000_000
+    static let longestStall: Double = 3_600
+
     /// Seconds into the simulation at which the fault strikes.
     public var time: Double {
         switch self {
@@ -21,9 +24,13 @@ public enum Fault: Hashable, Sendable, CustomStringConvertible {
         guard time.isFinite, time >= 0 else { throw .invalidFault("\(self): time must be ≥ 0 s") }
         switch self {
         case .droppedCallbacks(_, let count):
-            guard count > 0 else { throw .invalidFault("\(self): drop at least one callback") }
+            guard (1...Self.maximumDroppedCallbacks).contains(count) else {
+                throw .invalidFault("\(self): drop 1…\(Self.maximumDroppedCallbacks) callbacks")
+            }
         case .stall(_, let duration):
-            guard duration.isFinite, duration > 0 else { throw .invalidFault("\(self): a stall lasts more than 0 ms") }
+            guard duration.isFinite, duration > 0, duration <= Self.longestStall else {
+                throw .invalidFault("\(self): a stall lasts more than 0 ms and at most \(Int(Self.longestStall)) s")
+            }
         case .routeChange(_, let rate):
             try SampleRates.validate(rate, role: "route-change hardware")
         }

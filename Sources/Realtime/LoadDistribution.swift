@@ -10,8 +10,9 @@ public struct LoadDistribution: Hashable, Sendable {
 
     public mutating func add(_ load: Double) {
         summary.add(load)
-        let bin = load.isFinite ? Int((max(load, 0) / Self.binWidth).rounded(.up)) : bins.count - 1
-        bins[min(bin, bins.count - 1)] += 1
+        let last = bins.count - 1
+        let position = (max(load, 0) / Self.binWidth).rounded(.up)
+        bins[position.isFinite && position < Double(last) ? Int(position) : last] += 1
     }
 
     public var mean: Double { summary.mean }

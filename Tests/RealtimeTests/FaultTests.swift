@@ -126,10 +126,27 @@ struct FaultTests {
         }
     }
 
+    /// The longest stall allowed makes every later callback late; the statistics stay finite.
+    @Test func hourLongStallIsMissesNotACrash() throws {
+        let configuration = SimulationConfiguration(
+            hardware: try HardwareFormat(sampleRate: 48_000, bufferFrames: 4096), appRate: 48_000, delivery: .exact,
+            duration: 2, faults: [.stall(at: 0.5, duration: 3_600)])
+        let statistics = try CaptureSimulator(configuration: configuration, source: TestSignal(),
+                                              processor: PassThroughProcessor()).run().statistics
+        let onTime = FaultTests.firstCallbackIndex(atOrAfter: 0.5, frames: 4096, rate: 48_000)
+        #expect(statistics.deadlineMisses == statistics.callbackCount - onTime)
+        #expect(statistics.cpuLoad.max > 1_000 && statistics.cpuLoad.max.isFinite)
+    }
+
+    static func firstCallbackIndex(atOrAfter time: Double, frames: Int, rate: Int) -> Int {
+        Int((time * Double(rate) / Double(frames)).rounded(.up)) - 1
+    }
+
     @Test func refusesImpossibleFaults() throws {
         let hardware = try HardwareFormat(sampleRate: 48_000, bufferFrames: 512)
-        for fault in [Fault.droppedCallbacks(at: 1, count: 0), .stall(at: -1, duration: 0.01), .stall(at: 1, duration: 0),
-                      .routeChange(at: 1, sampleRate: 1)] {
+        for fault in [Fault.droppedCallbacks(at: 1, count: 0), .droppedCallbacks(at: 1, count: .max),
+                      .stall(at: -1, duration: 0.01), .stall(at: 1, duration: 0), .stall(at: 1, duration: .infinity),
+                      .stall(at: .nan, duration: 1), .routeChange(at: 1, sampleRate: 1)] {
             let configuration = SimulationConfiguration(hardware: hardware, appRate: 48_000, delivery: .exact,
                                                         duration: 1, faults: [fault])
             #expect(throws: RealtimeError.self) {
