@@ -251,6 +251,10 @@ public struct ConvKernel: Sendable, Hashable {
                             let destination = result + outputRow * outputWidth
                             if width.stride == 1 {
                                 destination.accumulate(source, scaledBy: tap, count: valid.count)
+                            } else if width.stride == 2 {
+                                destination.accumulate(
+                                    everySecondOf: source, scaledBy: tap, count: valid.count,
+                                    readable: width.inputSize - columnOffset)
                             } else {
                                 for column in 0..<valid.count { destination[column] += tap * source[column * width.stride] }
                             }

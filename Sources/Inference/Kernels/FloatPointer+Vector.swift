@@ -75,6 +75,28 @@ extension UnsafeMutablePointer<Float> {
     }
 }
 
+extension UnsafeMutablePointer<Float> {
+    /// self[i] += scale · source[2i] for i in 0..<count (a stride-2 conv row). `readable` is
+    /// how many floats from `source` on may be read (≥ 2·count − 1): a vector step reads 16
+    /// and keeps the even 8 (vshufps + vpermpd), so it runs only while those 16 are readable.
+    @inline(__always)
+    func accumulate(everySecondOf source: UnsafePointer<Float>, scaledBy scale: Float, count: Int, readable: Int) {
+        let factor = SIMD8<Float>(repeating: scale)
+        var index = 0
+        while index + 8 <= count && 2 * index + 16 <= readable {
+            let pair = UnsafeRawPointer(source + 2 * index).loadUnaligned(as: SIMD16<Float>.self)
+            var sum = loadVector(at: index)
+            sum.addProduct(factor, pair.evenHalf)
+            storeVector(sum, at: index)
+            index += 8
+        }
+        while index < count {
+            self[index] += scale * source[2 * index]
+            index += 1
+        }
+    }
+}
+
 /// Calls body(index, lanes) for index = 0, 8, 16, … < count with lanes = min(8, count − index).
 /// The body is inlined twice: in the main loop `lanes` is the constant 8, so its full-vector
 /// branches fold away; only the one tail call takes the partial path.
