@@ -40,7 +40,9 @@ let package = Package(
 
         .testTarget(name: "ProtobufTests", dependencies: ["Protobuf"], swiftSettings: vectorISA),
         .testTarget(name: "ONNXTests", dependencies: ["ONNX", "Protobuf"], swiftSettings: vectorISA),
-        .testTarget(name: "InferenceTests", dependencies: ["Inference", "ONNX"], swiftSettings: vectorISA),
+        // Test support: counts a thread's heap allocations by interposing malloc (see its header).
+        .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
+        .testTarget(name: "InferenceTests", dependencies: ["Inference", "ONNX", "AllocationCounter", "CBLAS"], swiftSettings: vectorISA),
         .testTarget(name: "DSPTests", dependencies: ["DSP"], swiftSettings: vectorISA),
         .testTarget(name: "DeepFilterTests", dependencies: ["DeepFilter", "DSP", "Inference"], swiftSettings: vectorISA),
         .testTarget(name: "RealtimeTests", dependencies: ["Realtime", "DeepFilter", "DSP"], swiftSettings: vectorISA),
