@@ -9,7 +9,9 @@
 /// (look-ahead padding, reverse or bidirectional GRUs, slices or reductions along time) is
 /// refused with a `StreamingError` naming the node. All shapes, buffers and kernels are fixed
 /// when the plan is built; `run()` then allocates nothing, takes no lock, does no I/O and cannot
-/// throw. Not thread-safe: one thread runs a plan at a time.
+/// throw, provided OpenBLAS runs single-threaded (`OPENBLAS_NUM_THREADS=1` in the environment, or
+/// `openblas_set_num_threads(1)`): its threaded SGEMM mallocs a work buffer on every call. Not
+/// thread-safe: one thread runs a plan at a time.
 public final class StreamingPlan: @unchecked Sendable {
     /// A carried state bound to its buffers.
     private struct CarriedState {
@@ -183,9 +185,14 @@ public final class StreamingPlan: @unchecked Sendable {
     }
 
     private func checkLayout(of snapshot: StreamingState) throws {
-        guard snapshot.shapes.count == states.count,
-              zip(snapshot.shapes, states).allSatisfy({ $0 == $1.input.shape })
-        else { throw StreamingError.stateMismatch("snapshot holds states shaped \(snapshot.shapes), the plan carries \(stateShapes)") }
+        // An index loop: zip's tuple type would allocate its runtime metadata on first use.
+        var matches = snapshot.shapes.count == states.count
+        for index in states.indices where matches {
+            matches = snapshot.shapes[index] == states[index].input.shape
+        }
+        guard matches else {
+            throw StreamingError.stateMismatch("snapshot holds states shaped \(snapshot.shapes), the plan carries \(stateShapes)")
+        }
     }
 
     /// An input's shape at `framesPerRun` frames and its time axis (the declared `timeSymbol`).

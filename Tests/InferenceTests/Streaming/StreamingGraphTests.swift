@@ -1,5 +1,5 @@
 import Foundation
-@testable import Inference
+import Inference
 import ONNX
 import Testing
 
