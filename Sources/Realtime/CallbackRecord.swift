@@ -1,5 +1,5 @@
 /// What happened in one hardware callback; times in milliseconds since the simulation started.
-public struct CallbackRecord: Codable, Hashable, Sendable {
+public struct CallbackRecord: Encodable, Hashable, Sendable {
     public var index: Int
     public var hwRate: Int
     public var hwFrames: Int

@@ -1,7 +1,7 @@
 /// How often each integer value occurred (callback sizes, frames per callback).
-public struct CountHistogram: Codable, Hashable, Sendable {
+public struct CountHistogram: Encodable, Hashable, Sendable {
     /// One value and how many times it occurred.
-    public struct Bin: Codable, Hashable, Sendable {
+    public struct Bin: Encodable, Hashable, Sendable {
         public var value: Int
         public var count: Int
     }
@@ -20,10 +20,6 @@ public struct CountHistogram: Codable, Hashable, Sendable {
     }
 
     public func count(of value: Int) -> Int { counts[value, default: 0] }
-
-    public init(from decoder: any Decoder) throws {
-        for bin in try [Bin](from: decoder) { counts[bin.value] = bin.count }
-    }
 
     public func encode(to encoder: any Encoder) throws {
         try bins.encode(to: encoder)

@@ -1,7 +1,7 @@
 /// The numbers a researcher reads off one capture scenario. Times in milliseconds.
-public struct SimulationStatistics: Codable, Hashable, Sendable {
+public struct SimulationStatistics: Encodable, Hashable, Sendable {
     /// Where a frame's end-to-end latency comes from.
-    public struct LatencyComponents: Codable, Hashable, Sendable {
+    public struct LatencyComponents: Encodable, Hashable, Sendable {
         /// One hardware buffer: how long its first sample waits for the callback.
         public var hardwareBuffer: Double
         /// Mean wait of a sample held back by the OS (time-averaged held samples / app rate).
@@ -19,7 +19,7 @@ public struct SimulationStatistics: Codable, Hashable, Sendable {
     }
 
     /// CPU load per callback: processing and stall time over the callback period.
-    public struct Load: Codable, Hashable, Sendable {
+    public struct Load: Encodable, Hashable, Sendable {
         public var mean: Double
         public var p99: Double
         public var max: Double

@@ -1,5 +1,5 @@
 /// Minimum, mean and maximum of a stream of values, kept in constant memory.
-public struct Summary: Codable, Hashable, Sendable {
+public struct Summary: Encodable, Hashable, Sendable {
     public private(set) var min: Double = 0
     public private(set) var max: Double = 0
     public private(set) var count = 0
@@ -17,14 +17,6 @@ public struct Summary: Codable, Hashable, Sendable {
     }
 
     private enum CodingKeys: String, CodingKey { case min, mean, max, count }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        min = try container.decode(Double.self, forKey: .min)
-        max = try container.decode(Double.self, forKey: .max)
-        count = try container.decode(Int.self, forKey: .count)
-        sum = try container.decode(Double.self, forKey: .mean) * Double(count)
-    }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
