@@ -1,31 +1,27 @@
-/// How a DFN3 network tensor holds its frames: `[1, C, S, F]` (channel-major, time third) or
-/// `[1, S, F]` (time second). One frame is `channels` runs of `width` floats, `frames·width` apart.
+import Inference
+
+/// Where the frames of a tensor lie along its time axis: for each of the `outer` index
+/// combinations before the time axis, a frame is one run of `inner` floats (the dimensions after
+/// it), and consecutive frames of a run are `inner` apart.
 struct FrameTensorLayout {
-    /// `nil` for `[1, S, F]` tensors.
-    let channels: Int?
-    let width: Int
+    let outer: Int
+    let inner: Int
 
-    static func channelMajor(channels: Int, width: Int) -> FrameTensorLayout {
-        FrameTensorLayout(channels: channels, width: width)
+    /// The layout of a tensor of `shape` whose time axis is `timeAxis`.
+    init(shape: [Int], timeAxis: Int) {
+        outer = shape[..<timeAxis].reduce(1, *)
+        inner = shape[(timeAxis + 1)...].reduce(1, *)
     }
 
-    static func timeMajor(width: Int) -> FrameTensorLayout {
-        FrameTensorLayout(channels: nil, width: width)
-    }
-
-    var floatsPerFrame: Int { (channels ?? 1) * width }
-
-    func shape(frames: Int) -> [Int] {
-        if let channels { [1, channels, frames, width] } else { [1, frames, width] }
-    }
+    var floatsPerFrame: Int { outer * inner }
 
     /// Copies frame `frame` of a tensor with `frames` frames into frame `destinationFrame` of a
-    /// tensor with `destinationFrames` frames.
+    /// tensor of the same layout with `destinationFrames` frames.
     func copyFrame(_ frame: Int, of source: UnsafePointer<Float>, frames: Int,
                    to destinationFrame: Int, of destination: UnsafeMutablePointer<Float>, frames destinationFrames: Int) {
-        for channel in 0..<(channels ?? 1) {
-            (destination + (channel * destinationFrames + destinationFrame) * width)
-                .update(from: source + (channel * frames + frame) * width, count: width)
+        for run in 0..<outer {
+            (destination + (run * destinationFrames + destinationFrame) * inner)
+                .update(from: source + (run * frames + frame) * inner, count: inner)
         }
     }
 }

@@ -1,27 +1,87 @@
 import DSP
 
-/// Enhances a recording of any sample rate and channel count: each channel is converted to the
-/// model's rate by the streaming resampler (delay compensated), enhanced, and converted back, so
-/// the result has the input's rate, channel count and length.
+/// Enhances a recording of any sample rate and channel count, piece by piece: each channel is
+/// converted to the model's rate by the streaming resampler, enhanced, and converted back, every
+/// stage with its delay removed, so the result has the input's rate, channel count and length and
+/// memory stays bounded however long the input.
 public final class RecordingEnhancer {
-    public let enhancer: OfflineEnhancer
+    public let config: ModelConfig
+    public let settings: EnhancementSettings
+    private let graphs: NetworkGraphs
+    private let framesPerChunk: Int
 
-    public init(bundle: ModelBundle, settings: EnhancementSettings = .officialDefault) throws {
-        enhancer = try OfflineEnhancer(bundle: bundle, settings: settings)
+    public init(bundle: ModelBundle, settings: EnhancementSettings = .officialDefault,
+                framesPerChunk: Int = OfflineEnhancer.defaultFramesPerChunk) throws {
+        config = bundle.config
+        self.settings = settings
+        graphs = try NetworkGraphs(bundle: bundle)
+        self.framesPerChunk = framesPerChunk
     }
 
-    /// - Parameter progress: called with the fraction done, from 0 to 1.
-    public func enhance(_ signal: AudioSignal, progress: (Double) -> Void = { _ in }) throws -> AudioSignal {
-        let modelRate = enhancer.config.sampleRate
-        var channels: [[Float]] = []
-        for (index, channel) in signal.channels.enumerated() {
-            let atModelRate = try StreamingResampler.resample(channel, from: signal.sampleRate, to: modelRate)
-            let enhanced = try enhancer.enhance(atModelRate)
-            var back = try StreamingResampler.resample(enhanced, from: modelRate, to: signal.sampleRate)
-            back = Array(back.prefix(channel.count)) + [Float](repeating: 0, count: max(0, channel.count - back.count))
-            channels.append(back)
-            progress(Double(index + 1) / Double(signal.channelCount))
+    /// One channel's path through the enhancer.
+    private final class ChannelPath {
+        let toModelRate: DelayCompensatedResampler
+        let enhancement: DelayCompensatedEnhancement
+        let fromModelRate: DelayCompensatedResampler
+
+        init(enhancer: OfflineEnhancer, sampleRate: Int) throws {
+            toModelRate = try DelayCompensatedResampler(inputRate: sampleRate, outputRate: enhancer.config.sampleRate)
+            enhancement = enhancer.makeStream()
+            fromModelRate = try DelayCompensatedResampler(inputRate: enhancer.config.sampleRate, outputRate: sampleRate)
         }
-        return AudioSignal(sampleRate: signal.sampleRate, channels: channels)
+
+        func process(_ samples: [Float]) -> [Float] {
+            fromModelRate.process(enhancement.process(toModelRate.process(samples)))
+        }
+
+        func finish() -> [Float] {
+            let tail = enhancement.process(toModelRate.finish()) + enhancement.finish()
+            return fromModelRate.process(tail) + fromModelRate.finish()
+        }
+    }
+
+    /// Enhances the audio `read` returns, chunk by chunk (one array per channel, nil at the end),
+    /// handing each enhanced chunk to `write` as it is ready; returns the frames written.
+    /// - Parameter progress: called with the number of input frames consumed so far.
+    public func enhance(sampleRate: Int, channelCount: Int, read: () throws -> [[Float]]?,
+                        write: ([[Float]]) throws -> Void, progress: (Int) -> Void = { _ in }) throws -> Int {
+        let paths = try (0..<channelCount).map { _ in
+            try ChannelPath(enhancer: OfflineEnhancer(graphs: graphs, config: config, settings: settings, framesPerChunk: framesPerChunk),
+                            sampleRate: sampleRate)
+        }
+        var inputFrames = 0, outputFrames = 0
+        func emit(_ channels: [[Float]]) throws {
+            let count = channels.map(\.count).min() ?? 0
+            guard count > 0 else { return }
+            try write(channels.map { Array($0.prefix(count)) })
+            outputFrames += count
+        }
+        while let chunk = try read() {
+            guard chunk.count == channelCount else {
+                throw EnhancementError.unsupported("read \(chunk.count) channels, expected \(channelCount)")
+            }
+            inputFrames += chunk.first?.count ?? 0
+            try emit(zip(paths, chunk).map { $0.process($1) })
+            progress(inputFrames)
+        }
+        // Every channel went through the same stages, so each has produced the same count; the
+        // round trip through a lower rate may end a sample off the input's length.
+        let tails = paths.map { $0.finish() }
+        let missing = inputFrames - outputFrames
+        try emit(tails.map { Array($0.prefix(max(missing, 0))) + repeatElement(0, count: max(0, missing - $0.count)) })
+        return outputFrames
+    }
+
+    /// Enhances a signal held in memory.
+    public func enhance(_ signal: AudioSignal) throws -> AudioSignal {
+        var delivered = false
+        var output = [[Float]](repeating: [], count: signal.channelCount)
+        _ = try enhance(sampleRate: signal.sampleRate, channelCount: signal.channelCount, read: {
+            defer { delivered = true }
+            return delivered ? nil : signal.channels
+        }, write: { chunk in
+            for (index, channel) in chunk.enumerated() { output[index] += channel }
+        })
+        return AudioSignal(sampleRate: signal.sampleRate, channels: output)
     }
 }

@@ -69,25 +69,31 @@ struct EnhanceCommand: Command {
     }
 
     func run() throws {
-        var signal = try AudioFileReader.read(path: inputPath)
-        var replaced = 0
-        for index in signal.channels.indices { replaced += replaceNonFiniteSamples(in: &signal.channels[index]) }
-        if replaced > 0 {
-            FileHandle.standardError.write(Data("dfkit: warning: \(inputPath): \(replaced) NaN/Inf samples replaced by 0\n".utf8))
-        }
+        let reader = try AudioFileReader(path: inputPath)
         let enhancer = try RecordingEnhancer(bundle: ModelBundle(directory: modelDirectory), settings: settings)
+        let writer = try AudioFileWriter(path: outputPath, sampleRate: reader.sampleRate, channelCount: reader.channelCount,
+                                         encoding: encoding)
 
-        let duration = Double(signal.frameCount) / Double(signal.sampleRate)
+        let duration = Double(reader.frameCount) / Double(reader.sampleRate)
         let progress = ProgressBar(label: "enhancing", enabled: duration >= 30)
+        var replaced = 0
         let clock = ContinuousClock()
         let start = clock.now
-        let enhanced = try enhancer.enhance(signal) { progress.update($0) }
+        _ = try enhancer.enhance(sampleRate: reader.sampleRate, channelCount: reader.channelCount, read: {
+            guard var chunk = try reader.readChunk(maximumFrames: reader.sampleRate * 5) else { return nil }
+            for index in chunk.indices { replaced += replaceNonFiniteSamples(in: &chunk[index]) }
+            return chunk
+        }, write: { try writer.write(channels: $0) },
+        progress: { progress.update(Double($0) / Double(max(reader.frameCount, 1))) })
         let elapsed = clock.now - start
         progress.finish()
-        try AudioFileWriter.write(enhanced, to: outputPath, encoding: encoding)
+        try writer.finish()
+        if replaced > 0 {
+            FileHandle.standardError.write(Data("dfkit: warning: \(inputPath): \(replaced) NaN/Inf samples replaced by 0 before enhancement\n".utf8))
+        }
 
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-        print("input: \(inputPath) (\(signal.sampleRate) Hz, \(signal.channelCount) channel\(signal.channelCount == 1 ? "" : "s"), \(String(format: "%.3f", duration)) s)")
+        print("input: \(inputPath) (\(reader.sampleRate) Hz, \(reader.channelCount) channel\(reader.channelCount == 1 ? "" : "s"), \(String(format: "%.3f", duration)) s)")
         print("output: \(outputPath)")
         print("processing time: \(String(format: "%.3f", seconds)) s")
         print("rtf: \(String(format: "%.5f", seconds / max(duration, .leastNonzeroMagnitude)))")

@@ -1,0 +1,110 @@
+import Inference
+
+/// The three DFN3 graphs planned to run `framesPerRun` frames per call with their time-axis
+/// state carried between calls, and the encoder outputs wired to the decoder inputs of the same
+/// name. Everything is bound when the plans are made; running allocates nothing.
+final class NetworkPlans {
+    /// An encoder output feeding a decoder input, and how their frames lie.
+    struct Feed {
+        let source: UnsafeMutableBufferPointer<Float>
+        let destination: UnsafeMutableBufferPointer<Float>
+        let layout: FrameTensorLayout
+    }
+
+    let framesPerRun: Int
+    let encoder: StreamingPlan
+    let erbDecoder: StreamingPlan
+    let dfDecoder: StreamingPlan
+    /// Encoder inputs `feat_erb [1, 1, n, nb_erb]` and `feat_spec [1, 2, n, nb_df]`.
+    let erbFeature: UnsafeMutableBufferPointer<Float>
+    let complexFeature: UnsafeMutableBufferPointer<Float>
+    /// Encoder output `lsnr [1, n, 1]`.
+    let lsnr: UnsafeMutableBufferPointer<Float>
+    /// ERB decoder output `m [1, 1, n, nb_erb]`.
+    let mask: UnsafeMutableBufferPointer<Float>
+    /// DF decoder output `coefs [1, n, nb_df, 2·order]`.
+    let coefficients: UnsafeMutableBufferPointer<Float>
+    let erbFeeds: [Feed]
+    let dfFeeds: [Feed]
+
+    init(graphs: NetworkGraphs, framesPerRun: Int) throws {
+        self.framesPerRun = framesPerRun
+        func plan(_ graph: Graph, _ file: String) throws -> StreamingPlan {
+            do {
+                return try StreamingPlan(graph: graph, framesPerRun: framesPerRun)
+            } catch {
+                throw EnhancementError.network(graph: file, reason: "cannot be streamed: \(error)")
+            }
+        }
+        encoder = try plan(graphs.encoder, ModelBundle.graphFileNames.encoder)
+        erbDecoder = try plan(graphs.erbDecoder, ModelBundle.graphFileNames.erbDecoder)
+        dfDecoder = try plan(graphs.dfDecoder, ModelBundle.graphFileNames.dfDecoder)
+
+        func floats(_ plan: StreamingPlan, output name: String, file: String) throws -> UnsafeMutableBufferPointer<Float> {
+            guard let floats = plan.output(named: name)?.unsafeMutableFloats else {
+                throw EnhancementError.network(graph: file, reason: "no float32 output '\(name)'")
+            }
+            return floats
+        }
+        func floats(_ plan: StreamingPlan, input name: String, file: String) throws -> UnsafeMutableBufferPointer<Float> {
+            guard let floats = plan.input(named: name)?.unsafeMutableFloats else {
+                throw EnhancementError.network(graph: file, reason: "no float32 input '\(name)'")
+            }
+            return floats
+        }
+        let encoderFile = ModelBundle.graphFileNames.encoder
+        erbFeature = try floats(encoder, input: "feat_erb", file: encoderFile)
+        complexFeature = try floats(encoder, input: "feat_spec", file: encoderFile)
+        lsnr = try floats(encoder, output: "lsnr", file: encoderFile)
+        mask = try floats(erbDecoder, output: "m", file: ModelBundle.graphFileNames.erbDecoder)
+        coefficients = try floats(dfDecoder, output: "coefs", file: ModelBundle.graphFileNames.dfDecoder)
+
+        let encoder = encoder
+        func feeds(into decoder: StreamingPlan, file: String) throws -> [Feed] {
+            try decoder.inputNames.enumerated().map { position, name in
+                guard let sourcePosition = encoder.outputNames.firstIndex(of: name) else {
+                    throw EnhancementError.network(graph: file, reason: "input '\(name)' is not an output of \(encoderFile)")
+                }
+                let source = encoder.outputs[sourcePosition], destination = decoder.inputs[position]
+                guard source.shape == destination.shape, let axis = decoder.inputTimeAxes[position],
+                      encoder.outputTimeAxes[sourcePosition] == axis else {
+                    throw EnhancementError.network(graph: file, reason: "input '\(name)' \(destination.shape) does not fit \(encoderFile)'s output \(source.shape)")
+                }
+                return Feed(source: try floats(encoder, output: name, file: encoderFile),
+                            destination: try floats(decoder, input: name, file: file),
+                            layout: FrameTensorLayout(shape: source.shape, timeAxis: axis))
+            }
+        }
+        erbFeeds = try feeds(into: erbDecoder, file: ModelBundle.graphFileNames.erbDecoder)
+        dfFeeds = try feeds(into: dfDecoder, file: ModelBundle.graphFileNames.dfDecoder)
+    }
+
+    /// Copies the whole encoder output into the decoder's inputs.
+    static func feedAll(_ feeds: [Feed]) {
+        for feed in feeds {
+            feed.destination.baseAddress!.update(from: feed.source.baseAddress!, count: feed.source.count)
+        }
+    }
+
+    /// Copies frame `frame` of `source`'s encoder outputs into `destination`'s one-frame decoder
+    /// inputs (`destination` runs one frame per call).
+    static func feedFrame(_ frame: Int, from source: [Feed], framesPerRun: Int, to destination: [Feed]) {
+        for (from, to) in zip(source, destination) {
+            from.layout.copyFrame(frame, of: from.source.baseAddress!, frames: framesPerRun,
+                                  to: 0, of: to.destination.baseAddress!, frames: 1)
+        }
+    }
+}
+
+/// The three DFN3 graphs in the engine's IR, parsed once per bundle.
+struct NetworkGraphs: Sendable {
+    let encoder: Graph
+    let erbDecoder: Graph
+    let dfDecoder: Graph
+
+    init(bundle: ModelBundle) throws {
+        encoder = try Graph(model: bundle.encoder)
+        erbDecoder = try Graph(model: bundle.erbDecoder)
+        dfDecoder = try Graph(model: bundle.dfDecoder)
+    }
+}
