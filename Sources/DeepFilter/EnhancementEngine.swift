@@ -8,7 +8,8 @@ import Inference
 /// Besides one hop at a time, it can take a chunk of hops at once: the graphs then run over the
 /// whole chunk in one call each (large SGEMMs instead of many small ones) with the same state
 /// carried, which gives the same numbers. A chunk in which the silence skip could trigger, or a
-/// decoder runs on only some frames, falls back to one-frame runs for exactly those parts.
+/// decoder runs on only some frames, falls back to one-frame runs for exactly those parts; so does
+/// a chunk with non-finite samples, which the one-hop path replaces by zeros before analysis.
 ///
 /// After `init`, processing allocates nothing, takes no lock, does no I/O and cannot throw.
 final class EnhancementEngine {
@@ -24,6 +25,11 @@ final class EnhancementEngine {
     private let silenceSkipPossible: Bool
     private let frame: NetworkPlans
     private let chunk: ChunkResources?
+    /// The current hop with non-finite samples replaced by zero (the caller's buffer is not touched).
+    private let cleanHop: UnsafeMutableBufferPointer<Float>
+    /// Non-finite input samples replaced by zero so far: NaN or ±Inf would poison the normalisers
+    /// and the recurrent state for good.
+    private(set) var nonFiniteSampleCount = 0
 
     /// What only chunked processing needs.
     private final class ChunkResources {
@@ -78,6 +84,8 @@ final class EnhancementEngine {
         stages = try EnhancementStages(config: config, settings: settings)
         silenceSkipPossible = settings.gating.erbMaximum < config.lsnrMax
         frame = try NetworkPlans(graphs: graphs, framesPerRun: 1)
+        cleanHop = .allocate(capacity: config.hopSize)
+        cleanHop.initialize(repeating: 0)
         if let framesPerChunk, framesPerChunk > 1 {
             chunk = try ChunkResources(plans: NetworkPlans(graphs: graphs, framesPerRun: framesPerChunk), frame: frame, config: config)
         } else {
@@ -85,14 +93,19 @@ final class EnhancementEngine {
         }
     }
 
+    deinit { cleanHop.deallocate() }
+
     var hopSize: Int { config.hopSize }
     var framesPerChunk: Int { chunk?.plans.framesPerRun ?? 1 }
 
     /// Processes one hop (`hopSize` samples) into one output hop, delayed by `config.latencySamples`;
     /// returns the encoder's lsnr estimate of this hop (−15 when skipped as silence, 35 when bypassed).
     @discardableResult
-    func process(hop: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>) -> Float {
+    func process(hop input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>) -> Float {
         chunk?.toFrame()
+        _ = cleanHop.update(fromContentsOf: input)
+        nonFiniteSampleCount += replaceNonFiniteSamples(in: cleanHop)
+        let hop = UnsafeBufferPointer(cleanHop)
         if silence.shouldSkip(silent: SilenceSkip.isSilent(hop)) {
             output.update(repeating: 0)
             return config.lsnrMin
@@ -125,7 +138,7 @@ final class EnhancementEngine {
     func process(chunk hops: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>) {
         let hop = config.hopSize
         guard let chunk, hops.count == chunk.plans.framesPerRun * hop, !mayHitSilenceSkip(hops),
-              attenuationLimit != .bypass else {
+              attenuationLimit != .bypass, hops.allSatisfy(\.isFinite) else {
             for start in stride(from: 0, to: hops.count - hop + 1, by: hop) {
                 process(hop: UnsafeBufferPointer(rebasing: hops[start..<(start + hop)]),
                         into: UnsafeMutableBufferPointer(rebasing: output[start..<(start + hop)]))
@@ -220,6 +233,7 @@ final class EnhancementEngine {
         front.reset()
         stages.reset()
         silence.reset()
+        nonFiniteSampleCount = 0
         frame.encoder.reset()
         frame.erbDecoder.reset()
         frame.dfDecoder.reset()

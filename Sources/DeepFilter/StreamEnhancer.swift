@@ -29,6 +29,10 @@ public final class StreamEnhancer {
         engine.process(hop: input, into: output)
     }
 
+    /// NaN and ±Inf input samples replaced by zero before analysis so far (they would otherwise
+    /// poison the normalisers and recurrent state for good).
+    public var nonFiniteSampleCount: Int { engine.nonFiniteSampleCount }
+
     /// Back to the state of a fresh enhancer.
     public func reset() {
         engine.reset()
