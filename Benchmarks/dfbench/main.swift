@@ -4,6 +4,7 @@ import Foundation
 let scenarios: [any BenchmarkScenario] = [
     ModelLoadScenario(),
     KernelScenario(),
+    GraphsScenario(),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

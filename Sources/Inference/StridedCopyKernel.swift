@@ -22,8 +22,11 @@ struct StridedCopyKernel: Kernel {
     func execute() {
         let size = destination.elementType.byteCount
         if let fill {
-            for index in 0..<destination.elementCount {
-                (destination.bytes + index * size).copyMemory(from: fill.bytes, byteCount: size)
+            let count = destination.elementCount
+            switch size {
+            case 1: destination.bytes.initializeMemory(as: UInt8.self, repeating: fill.bytes.load(as: UInt8.self), count: count)
+            case 4: destination.bytes.initializeMemory(as: UInt32.self, repeating: fill.bytes.load(as: UInt32.self), count: count)
+            default: destination.bytes.initializeMemory(as: UInt64.self, repeating: fill.bytes.load(as: UInt64.self), count: count)
             }
         }
         for part in parts {
