@@ -5,21 +5,38 @@ import DSP
 /// stage with its delay removed, so the result has the input's rate, channel count and length and
 /// memory stays bounded however long the input.
 public final class RecordingEnhancer {
-    public let config: ModelConfig
-    public let settings: EnhancementSettings
-    private let graphs: NetworkGraphs
-    private let framesPerChunk: Int
-
-    public init(bundle: ModelBundle, settings: EnhancementSettings = .officialDefault,
-                framesPerChunk: Int = OfflineEnhancer.defaultFramesPerChunk) throws {
-        config = bundle.config
-        self.settings = settings
-        graphs = try NetworkGraphs(bundle: bundle)
-        self.framesPerChunk = framesPerChunk
+    /// How the network runs over the recording.
+    public enum Mode: Sendable {
+        /// Chunks of hops per graph call (`OfflineEnhancer`): the fastest way through a file.
+        case chunked(framesPerChunk: Int)
+        /// One 10 ms frame at a time through `RateAdaptingStreamEnhancer`, as a real-time caller
+        /// would run it; its latency is removed to the nearest sample.
+        case frameByFrame
     }
 
-    /// One channel's path through the enhancer.
-    private final class ChannelPath {
+    public let config: ModelConfig
+    public let settings: EnhancementSettings
+    public let mode: Mode
+    private let bundle: ModelBundle
+    private let graphs: NetworkGraphs
+
+    public init(bundle: ModelBundle, settings: EnhancementSettings = .officialDefault,
+                mode: Mode = .chunked(framesPerChunk: OfflineEnhancer.defaultFramesPerChunk)) throws {
+        config = bundle.config
+        self.settings = settings
+        self.mode = mode
+        self.bundle = bundle
+        graphs = try NetworkGraphs(bundle: bundle)
+    }
+
+    /// One channel's path through the enhancer: samples in, aligned samples out.
+    private protocol ChannelPath {
+        func process(_ samples: [Float]) -> [Float]
+        /// The rest of the output; afterwards the path has returned about as many samples as it took.
+        func finish() -> [Float]
+    }
+
+    private final class ChunkedPath: ChannelPath {
         let toModelRate: DelayCompensatedResampler
         let enhancement: DelayCompensatedEnhancement
         let fromModelRate: DelayCompensatedResampler
@@ -40,14 +57,75 @@ public final class RecordingEnhancer {
         }
     }
 
+    private final class FrameByFramePath: ChannelPath {
+        let enhancer: RateAdaptingStreamEnhancer
+        private var pending: [Float] = []
+        private var frame: [Float]
+        private var toDiscard: Int
+        private var inputCount = 0
+        private var outputCount = 0
+
+        init(enhancer: RateAdaptingStreamEnhancer) {
+            self.enhancer = enhancer
+            frame = [Float](repeating: 0, count: enhancer.samplesPerFrame)
+            toDiscard = Int(enhancer.latency.rounded())
+        }
+
+        func process(_ samples: [Float]) -> [Float] {
+            inputCount += samples.count
+            pending += samples
+            let size = enhancer.samplesPerFrame
+            var result: [Float] = []
+            var start = 0
+            while pending.count - start >= size {
+                result += run(pending[start..<(start + size)])
+                start += size
+            }
+            pending.removeFirst(start)
+            return result
+        }
+
+        func finish() -> [Float] {
+            let size = enhancer.samplesPerFrame
+            pending += repeatElement(0, count: (size - pending.count % size) % size)
+            var result: [Float] = []
+            for start in stride(from: 0, to: pending.count, by: size) {
+                result += run(pending[start..<(start + size)])
+            }
+            pending.removeAll()
+            let silence = [Float](repeating: 0, count: size)
+            while outputCount < inputCount {
+                result += run(silence[...])
+            }
+            return Array(result.dropLast(outputCount - inputCount))
+        }
+
+        private func run(_ samples: ArraySlice<Float>) -> [Float] {
+            samples.withUnsafeBufferPointer { input in
+                frame.withUnsafeMutableBufferPointer { output in
+                    _ = enhancer.process(input: input, output: output)
+                }
+            }
+            let skipped = min(toDiscard, frame.count)
+            toDiscard -= skipped
+            outputCount += frame.count - skipped
+            return Array(frame[skipped...])
+        }
+    }
+
     /// Enhances the audio `read` returns, chunk by chunk (one array per channel, nil at the end),
     /// handing each enhanced chunk to `write` as it is ready; returns the frames written.
     /// - Parameter progress: called with the number of input frames consumed so far.
     public func enhance(sampleRate: Int, channelCount: Int, read: () throws -> [[Float]]?,
                         write: ([[Float]]) throws -> Void, progress: (Int) -> Void = { _ in }) throws -> Int {
-        let paths = try (0..<channelCount).map { _ in
-            try ChannelPath(enhancer: OfflineEnhancer(graphs: graphs, config: config, settings: settings, framesPerChunk: framesPerChunk),
-                            sampleRate: sampleRate)
+        let paths: [any ChannelPath] = try (0..<channelCount).map { _ in
+            switch mode {
+            case .chunked(let framesPerChunk):
+                try ChunkedPath(enhancer: OfflineEnhancer(graphs: graphs, config: config, settings: settings, framesPerChunk: framesPerChunk),
+                                sampleRate: sampleRate)
+            case .frameByFrame:
+                try FrameByFramePath(enhancer: RateAdaptingStreamEnhancer(bundle: bundle, settings: settings, sampleRate: sampleRate))
+            }
         }
         var inputFrames = 0, outputFrames = 0
         func emit(_ channels: [[Float]]) throws {

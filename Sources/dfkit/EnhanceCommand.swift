@@ -8,7 +8,7 @@ struct EnhanceCommand: Command {
     static let summary = "remove noise from a recording with DeepFilterNet3 and print the real-time factor"
     static let help = """
         USAGE: dfkit enhance IN -o OUT [--model DIR] [--float] [--atten-lim DB] [--pf-beta B]
-                             [--thresholds default|upstream]
+                             [--thresholds default|upstream] [--streaming]
 
         Enhances every channel of IN (any format libsndfile reads, any sample rate: it is converted
         to 48 kHz and back) and writes OUT as WAV with IN's rate and channel count. The output is
@@ -29,6 +29,10 @@ struct EnhanceCommand: Command {
           --thresholds SET      lsnr gating: 'default' (−15, 35, 35) as libDF's C API, both
                                 decoders on every frame; 'upstream' (−10, 30, 20) as
                                 RuntimeParams::default
+          --streaming           run the network one 10 ms frame at a time, as a real-time
+                                caller does (StreamEnhancer; at other rates than 48 kHz through
+                                the rate-adapting wrapper, IN's rate must then be a multiple of
+                                100 Hz); default: chunks of 100 frames per graph call, faster
           -h, --help            show this help
         """
 
@@ -37,6 +41,7 @@ struct EnhanceCommand: Command {
     let modelDirectory: String
     let encoding: AudioFileWriter.Encoding
     let settings: EnhancementSettings
+    let mode: RecordingEnhancer.Mode
 
     init(arguments: inout ArgumentList) throws {
         let outputs = try arguments.values("-o") + arguments.values("--output")
@@ -46,6 +51,7 @@ struct EnhanceCommand: Command {
         outputPath = output
         modelDirectory = try arguments.value("--model") ?? "Models/DeepFilterNet3"
         encoding = arguments.flag("--float") ? .float32 : .pcm16
+        mode = arguments.flag("--streaming") ? .frameByFrame : .chunked(framesPerChunk: OfflineEnhancer.defaultFramesPerChunk)
         var settings = EnhancementSettings.officialDefault
         switch try arguments.value("--thresholds") {
         case nil, "default": break
@@ -70,7 +76,8 @@ struct EnhanceCommand: Command {
 
     func run() throws {
         let reader = try AudioFileReader(path: inputPath)
-        let enhancer = try RecordingEnhancer(bundle: ModelBundle(directory: modelDirectory), settings: settings)
+        let bundle = try ModelBundle(directory: modelDirectory)
+        let enhancer = try RecordingEnhancer(bundle: bundle, settings: settings, mode: mode)
         let writer = try AudioFileWriter(path: outputPath, sampleRate: reader.sampleRate, channelCount: reader.channelCount,
                                          encoding: encoding)
 
@@ -95,6 +102,10 @@ struct EnhanceCommand: Command {
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
         print("input: \(inputPath) (\(reader.sampleRate) Hz, \(reader.channelCount) channel\(reader.channelCount == 1 ? "" : "s"), \(String(format: "%.3f", duration)) s)")
         print("output: \(outputPath)")
+        if case .frameByFrame = mode,
+           let latency = try? RateAdaptingStreamEnhancer.latencyMilliseconds(config: bundle.config, sampleRate: reader.sampleRate) {
+            print("real-time latency: \(String(format: "%.3f", latency)) ms (removed from the output to the nearest sample)")
+        }
         print("processing time: \(String(format: "%.3f", seconds)) s")
         print("rtf: \(String(format: "%.5f", seconds / max(duration, .leastNonzeroMagnitude)))")
     }
