@@ -220,7 +220,7 @@ public final class CaptureSimulator {
     /// When converted sample `index` (counted over all routes) finished being captured.
     private func captureTime(ofConverted index: Int) -> Double {
         let route = routes.last { $0.firstSample <= index } ?? routes[0]
-        return route.start + Double(index - route.firstSample + 1) * samplePeriod
+        return route.start + Double(index - route.firstSample + 1) / Double(configuration.appRate)
     }
 
     private func addPiece(startingAt framedIndex: Int, capturedAt time: Double) {
@@ -236,7 +236,7 @@ public final class CaptureSimulator {
             firstPiece = (firstPiece + 1) % pieceStarts.count
             pieceCount -= 1
         }
-        return pieceTimes[firstPiece] + Double(index - pieceStarts[firstPiece]) * samplePeriod
+        return pieceTimes[firstPiece] + Double(index - pieceStarts[firstPiece]) / Double(configuration.appRate)
     }
 
     private func release(_ frame: UnsafeMutableBufferPointer<Float>, at releaseTime: Double) {
@@ -245,7 +245,8 @@ public final class CaptureSimulator {
         let firstCaptureBegan = captureTime(ofFramed: first) - samplePeriod
         let lastCaptured = captureTime(ofFramed: first + frame.count - 1)
         let addedDelay = (Double(processor.latencySamples) + system.converterDelay) * samplePeriod
-        latency.add((releaseTime - lastCaptured) * 1000)
+        // A frame cannot leave before its last sample exists; below zero is only rounding.
+        latency.add(max(releaseTime - lastCaptured, 0) * 1000)
         endToEnd.add((releaseTime - firstCaptureBegan + addedDelay) * 1000)
 
         if configuration.noiseCancellationEnabled {

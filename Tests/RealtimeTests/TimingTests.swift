@@ -30,6 +30,40 @@ struct TimingTests {
         #expect(statistics.latencyComponentsMs.osRemainderMax == 0)
     }
 
+    /// pow2 delivery from 44.1 kHz to 16 kHz: replaying the legacy rule on the closed-form totals
+    /// gives the callback k that releases frame m (the first whose delivered total reaches
+    /// 160(m+1)); the frame's buffering latency is k·1024/44100 − 160(m+1)/16000 s. This includes
+    /// the OS remainder, which holds samples back for whole callbacks.
+    @Test func pow2LatencyIncludesTheOSRemainder() throws {
+        let configuration = SimulationConfiguration(
+            hardware: try HardwareFormat(sampleRate: 44_100, bufferFrames: 1024), appRate: 16_000,
+            delivery: .pow2, duration: 5)
+        let statistics = try CaptureSimulator(configuration: configuration, source: TestSignal(),
+                                              processor: PassThroughProcessor()).run().statistics
+        var latencies: [Double] = [], held = 0, delivered = 0, frame = 0
+        for k in 1...statistics.callbackCount {
+            held += FaultTests.total(after: k) - FaultTests.total(after: k - 1)
+            let chunk = held >= 256 ? 1 << (Int.bitWidth - 1 - held.leadingZeroBitCount) : 0
+            held -= chunk
+            delivered += chunk
+            while 160 * (frame + 1) <= delivered {
+                latencies.append((Double(k * 1024) / 44_100 - Double(160 * (frame + 1)) / 16_000) * 1000)
+                frame += 1
+            }
+        }
+        #expect(statistics.latencyMs.count == latencies.count)
+        // Sums of a few doubles in ms: 1e-9 ms is far below a sample (0.0625 ms).
+        #expect(abs(statistics.latencyMs.min - latencies.min()!) < 1e-9)
+        #expect(abs(statistics.latencyMs.max - latencies.max()!) < 1e-9)
+        #expect(abs(statistics.latencyMs.mean - latencies.reduce(0, +) / Double(latencies.count)) < 1e-9)
+        // Exact delivery of the same path is never later.
+        let exact = SimulationConfiguration(hardware: configuration.hardware, appRate: 16_000, delivery: .exact, duration: 5)
+        let exactStatistics = try CaptureSimulator(configuration: exact, source: TestSignal(),
+                                                   processor: PassThroughProcessor()).run().statistics
+        #expect(exactStatistics.latencyMs.mean < statistics.latencyMs.mean)
+        #expect(exactStatistics.latencyMs.max <= configuration.hardware.callbackPeriodMilliseconds)
+    }
+
     /// A stall of S ms on a callback of period P makes it and every following callback whose
     /// deadline falls before the stall ends late: ceil(S/P) − 1 misses in all, the first from the
     /// stall, the rest from the backlog (S/P not an integer here: 50 / 23.22).
