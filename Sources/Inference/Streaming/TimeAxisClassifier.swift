@@ -57,7 +57,7 @@ struct TimeAxisClassifier {
             try checkFramesIntact(node, refuse)
             return .frameLocal
         case "Concat":
-            guard let concat = node.op as? Concat, let output = node.outputs[0], let outputAxis = axis(output) else { return .frameLocal }
+            guard let concat = node.op as? Concat, let output = node.outputs.first ?? nil, let outputAxis = axis(output) else { return .frameLocal }
             let joined = try operatorCall(refuse) { try normalizedAxis(concat.axis, rank: analysis.shape(output).count) }
             if joined == outputAxis { throw refuse("it concatenates along the time axis \(joined)") }
             return .frameLocal
@@ -113,7 +113,7 @@ struct TimeAxisClassifier {
 
     /// Reshapes are frame-local when every frame stays one contiguous block in the same place.
     private func checkFramesIntact(_ node: Graph.Node, _ refuse: (String) -> StreamingError) throws {
-        guard let data = input(node, 0), let output = node.outputs[0] else { return }
+        guard let data = input(node, 0), let output = node.outputs.first ?? nil else { return }
         let (before, after) = (analysis.shape(data), analysis.shape(output))
         guard let inputAxis = axis(data), let outputAxis = axis(output),
               before[inputAxis] == after[outputAxis],
@@ -134,7 +134,7 @@ struct TimeAxisClassifier {
     }
 
     private func padRole(_ node: Graph.Node, _ refuse: (String) -> StreamingError) throws -> StreamingRole {
-        guard let pad = node.op as? Pad, let data = input(node, 0), let timeAxis = axis(data), let output = node.outputs[0] else {
+        guard let pad = node.op as? Pad, let data = input(node, 0), let timeAxis = axis(data), let output = node.outputs.first ?? nil else {
             throw refuse("only its pads or value change along time")
         }
         let rank = analysis.shape(data).count
