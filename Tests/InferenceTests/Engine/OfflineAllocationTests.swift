@@ -1,0 +1,35 @@
+import AllocationCounter
+import CBLAS
+import Inference
+import ONNX
+import Testing
+
+/// The offline executor plans once per input shape: executing a planned 1000-frame DFN3 run
+/// touches the heap zero times, and a whole `run` (input copy, execute, output copies) allocates
+/// the same small number of blocks at 10 frames as at 1000 — nothing per node per frame.
+/// Counted through the interposed C allocator (Tests/AllocationCounter).
+struct OfflineAllocationTests {
+    @Test(arguments: ["enc", "erb_dec", "df_dec"])
+    func plannedRunsDoNotAllocatePerNodeOrFrame(graphName: String) throws {
+        // OpenBLAS's threaded SGEMM mallocs a work buffer per call; offline use here is single-threaded.
+        openblas_set_num_threads(1)
+        let graph = try Graph(model: try ModelProto(contentsOfFile: try Fixtures.dfn3Model(graphName)))
+        let executor = OfflineExecutor(graph: graph)
+        var runAllocations: [Int: Int] = [:]
+        for frames in [10, 1000] {
+            let inputs = try PlanningTests.inputs(graph, frames: frames)
+            let plan = try executor.plan(for: inputs)
+            plan.execute()
+            _ = try executor.run(inputs)
+            allocation_counter_start()
+            plan.execute()
+            let executeAllocations = allocation_counter_stop()
+            #expect(executeAllocations == 0, "\(graphName) S=\(frames): execute() allocated \(executeAllocations) blocks")
+            allocation_counter_start()
+            _ = try executor.run(inputs)
+            runAllocations[frames] = Int(allocation_counter_stop())
+        }
+        #expect(runAllocations[10] == runAllocations[1000], "\(graphName): run() allocations by frame count \(runAllocations)")
+        #expect((runAllocations[1000] ?? .max) <= 8 * graph.outputs.count + 8, "\(graphName): \(runAllocations)")
+    }
+}
