@@ -5,6 +5,7 @@ let scenarios: [any BenchmarkScenario] = [
     ModelLoadScenario(),
     KernelScenario(),
     GraphsScenario(),
+    StreamingScenario(),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
