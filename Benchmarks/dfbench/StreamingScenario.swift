@@ -4,17 +4,18 @@ import ONNX
 
 /// The three DFN3 graphs as streaming plans: one frame per `run()` (the real-time path; target
 /// ≤ 0.45 ms for all three together, the official runtime takes ≈0.38 ms here) and chunks of
-/// 500 frames (the offline path), in ms per frame. `--profile` adds where the per-frame time goes,
+/// 500 frames (the offline path; `--chunk N` for another length), in ms per frame. `--profile` adds where the per-frame time goes,
 /// by operator type.
 struct StreamingScenario: BenchmarkScenario {
     let name = "streaming"
-    let summary = "enc/erb_dec/df_dec streaming plans, 1 and 500 frames per run; options: --models DIR, --frames N, --profile"
+    let summary = "enc/erb_dec/df_dec streaming plans, 1 and 500 frames per run; options: --models DIR, --frames N, --chunk N, --profile"
     static let graphs = ["enc", "erb_dec", "df_dec"]
 
     func run(arguments: [String]) throws {
         var directory = "Models/DeepFilterNet3"
         var frameCount = 3000
         var profiles = false
+        var chunkLength = 500
         var remaining = arguments[...]
         while let option = remaining.popFirst() {
             switch option {
@@ -26,6 +27,11 @@ struct StreamingScenario: BenchmarkScenario {
                     throw BenchmarkError("--frames expects a positive integer")
                 }
                 frameCount = count
+            case "--chunk":
+                guard let text = remaining.popFirst(), let count = Int(text), count > 0 else {
+                    throw BenchmarkError("--chunk expects a positive integer")
+                }
+                chunkLength = count
             case "--profile": profiles = true
             default: throw BenchmarkError("streaming: unknown option \(option)")
             }
@@ -42,46 +48,70 @@ struct StreamingScenario: BenchmarkScenario {
             guard FileManager.default.fileExists(atPath: path) else { throw BenchmarkError("\(path) not found; run Scripts/setup") }
             let graph = try Graph(model: try ModelProto(contentsOfFile: path))
             plans.append(try StreamingPlan(graph: graph, framesPerRun: 1))
-            chunks.append(try StreamingPlan(graph: graph, framesPerRun: 500))
+            chunks.append(try StreamingPlan(graph: graph, framesPerRun: chunkLength))
         }
         for plan in plans + chunks { Self.fill(plan) }
         func keep(_ plan: StreamingPlan) { sink += plan.outputs.first?.unsafeMutableFloats?.first ?? 0 }
 
-        print("streaming: ms per frame, median / p99; one thread; \(frameCount) frames per row")
-        print("graph      nodes   1 frame per run       500 frames per run")
-        var medians = (single: 0.0, chunk: 0.0)
+        print("streaming: ms per frame: wall median / p99, and thread CPU time per frame (mean; robust to a busy host)")
+        print("graph      nodes   1 frame per run: wall / p99 / cpu   \(chunkLength) frames per run: wall / p99 / cpu")
+        var medians = (single: 0.0, chunk: 0.0, singleCPU: 0.0, chunkCPU: 0.0)
         for (index, name) in Self.graphs.enumerated() {
             let (plan, chunk) = (plans[index], chunks[index])
             let single = TimingSamples.measure(warmUp: 50, count: frameCount, { plan.run() }, keep: { keep(plan) })
-            let many = TimingSamples.measure(warmUp: 2, count: max(frameCount / 500, 5), { chunk.run() }, keep: { keep(chunk) })
+            let singleCPU = Self.cpuMilliseconds(runs: frameCount) { plan.run() } / Double(frameCount)
+            let runs = max(frameCount / chunkLength, 5)
+            let many = TimingSamples.measure(warmUp: 2, count: runs, { chunk.run() }, keep: { keep(chunk) })
+            let frames = Double(chunkLength)
+            let manyCPU = Self.cpuMilliseconds(runs: runs) { chunk.run() } / Double(runs) / frames
             medians.single += single.median
-            medians.chunk += many.median / 500
-            print(Self.row(name, plan.stepCount, single.median, single.p99, many.median / 500, many.p99 / 500))
+            medians.chunk += many.median / frames
+            medians.singleCPU += singleCPU
+            medians.chunkCPU += manyCPU
+            print(Self.row(name, plan.stepCount, (single.median, single.p99, singleCPU), (many.median / frames, many.p99 / frames, manyCPU)))
         }
         // The real-time order: the three graphs one after another for every frame, so each
         // evicts the others' weights from the caches.
         let together = TimingSamples.measure(warmUp: 50, count: frameCount, { for plan in plans { plan.run() } },
                                              keep: { for plan in plans { keep(plan) } })
-        print(Self.row("all three", plans.reduce(0) { $0 + $1.stepCount }, together.median, together.p99, medians.chunk, nil)
-              + String(format: "   (alone: %.4f)", medians.single))
+        let togetherCPU = Self.cpuMilliseconds(runs: frameCount) { for plan in plans { plan.run() } } / Double(frameCount)
+        print(Self.row("all three", plans.reduce(0) { $0 + $1.stepCount }, (together.median, together.p99, togetherCPU),
+                       (medians.chunk, .nan, medians.chunkCPU))
+              + String(format: "   (sum alone: wall %.4f, cpu %.4f)", medians.single, medians.singleCPU))
         if profiles {
             for (index, name) in Self.graphs.enumerated() {
-                var entries = OperatorProfile()
-                for _ in 0..<frameCount { plans[index].run(profile: &entries) }
-                print("\(name): mean ms per frame by operator type (calls per frame)")
-                for entry in entries.sortedEntries {
-                    let milliseconds = Double(entry.duration.components.attoseconds) / 1e15 + Double(entry.duration.components.seconds) * 1e3
-                    print(String(format: "  %@ %8.4f  (%d)", entry.opType.padding(toLength: 14, withPad: " ", startingAt: 0),
-                                 milliseconds / Double(frameCount), entry.calls / frameCount))
+                for (plan, runs) in [(plans[index], frameCount), (chunks[index], max(frameCount / chunkLength, 5))] {
+                    var entries = OperatorProfile()
+                    for _ in 0..<runs { plan.run(profile: &entries) }
+                    let frames = Double(runs * plan.framesPerRun)
+                    print("\(name), \(plan.framesPerRun) frames per run: mean ms per frame by operator type (calls per run)")
+                    for entry in entries.sortedEntries {
+                        let milliseconds = Double(entry.duration.components.attoseconds) / 1e15 + Double(entry.duration.components.seconds) * 1e3
+                        print(String(format: "  %@ %8.4f  (%d)", entry.opType.padding(toLength: 14, withPad: " ", startingAt: 0),
+                                     milliseconds / frames, entry.calls / runs))
+                    }
                 }
             }
         }
         if !sink.isFinite { print("streaming: note: non-finite outputs") }
     }
 
-    static func row(_ name: String, _ nodes: Int, _ median: Double, _ p99: Double, _ chunkMedian: Double, _ chunkP99: Double?) -> String {
-        name.padding(toLength: 10, withPad: " ", startingAt: 0) + String(format: " %5d   %7.4f / %-8.4f   %7.4f", nodes, median, p99, chunkMedian)
-            + (chunkP99.map { String(format: " / %-8.4f", $0) } ?? "")
+    static func row(_ name: String, _ nodes: Int, _ single: (Double, Double, Double), _ chunk: (Double, Double, Double)) -> String {
+        name.padding(toLength: 10, withPad: " ", startingAt: 0)
+            + String(format: " %5d   %7.4f / %7.4f / %7.4f       %7.4f / %7.4f / %7.4f", nodes, single.0, single.1, single.2, chunk.0, chunk.1, chunk.2)
+    }
+
+    /// Thread CPU time of `runs` calls of `work`, in ms: unlike wall time, not inflated when the
+    /// host runs other work.
+    static func cpuMilliseconds(runs: Int, _ work: () -> Void) -> Double {
+        func now() -> Double {
+            var time = timespec()
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+            return Double(time.tv_sec) * 1e3 + Double(time.tv_nsec) / 1e6
+        }
+        let start = now()
+        for _ in 0..<runs { work() }
+        return now() - start
     }
 
     /// A fixed non-negative pattern in every input (the decoders' inputs are ReLU outputs).
