@@ -44,8 +44,15 @@ let package = Package(
         .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
         .testTarget(name: "InferenceTests", dependencies: ["Inference", "ONNX", "AllocationCounter", "CBLAS"], swiftSettings: vectorISA),
         .testTarget(name: "DSPTests", dependencies: ["DSP"], swiftSettings: vectorISA),
-        .testTarget(name: "DeepFilterTests", dependencies: ["DeepFilter", "DSP", "Inference"], swiftSettings: vectorISA),
+        .testTarget(name: "DeepFilterTests", dependencies: ["DeepFilter", "DSP", "Inference", "AllocationCounter", "CBLAS"],
+                    swiftSettings: vectorISA),
         .testTarget(name: "RealtimeTests", dependencies: ["Realtime", "DeepFilter", "DSP"], swiftSettings: vectorISA),
         .testTarget(name: "CLITests", dependencies: ["dfkit"], swiftSettings: vectorISA),
+
+        // libFuzzer targets (Scripts/fuzz): each file defines LLVMFuzzerTestOneInput.
+        .executableTarget(name: "ModelReaderFuzzer", dependencies: ["ONNX", "Inference"], path: "Fuzz/ModelReaderFuzzer"),
+        .executableTarget(name: "NumPyReaderFuzzer", dependencies: ["Inference"], path: "Fuzz/NumPyReaderFuzzer"),
+        .executableTarget(name: "ModelConfigFuzzer", dependencies: ["DeepFilter"], path: "Fuzz/ModelConfigFuzzer"),
+        .executableTarget(name: "AudioFileFuzzer", dependencies: ["DSP"], path: "Fuzz/AudioFileFuzzer"),
     ]
 )
