@@ -78,9 +78,12 @@ public final class AudioFileReader {
 
     /// Reads every remaining frame.
     public func readAll() throws -> AudioSignal {
+        // `frameCount` is the header's claim (a 216-byte FLAC can declare 2^36 frames): reserve
+        // and chunk by it only up to 2^16 frames, and let the arrays grow past that as data arrives.
+        let chunkFrames = min(frameCount, 65536)
         var channels = [[Float]](repeating: [], count: channelCount)
-        for index in channels.indices { channels[index].reserveCapacity(frameCount) }
-        while let chunk = try readChunk(maximumFrames: 65536) {
+        for index in channels.indices { channels[index].reserveCapacity(chunkFrames) }
+        while let chunk = try readChunk(maximumFrames: chunkFrames) {
             for (index, samples) in chunk.enumerated() { channels[index] += samples }
         }
         return AudioSignal(sampleRate: sampleRate, channels: channels)
