@@ -2,11 +2,13 @@
 //
 //   public struct ConvKernel
 //     init(batchCount:inputChannels:outputChannels:groups:inputShape:kernelShape:
-//          strides:dilations:padsBegin:padsEnd:activation:) throws
+//          strides:dilations:padsBegin:padsEnd:activation:scratchBudget:) throws
 //         inputShape/kernelShape: the spatial sizes ([W] or [H, W]); strides, dilations and
 //         pads (begin and end per axis, ONNX `pads` split in halves; auto_pad resolved by the
 //         caller) have one entry per axis or are empty for the ONNX defaults (1, 1, 0, 0).
 //         activation: fused epilogue applied after the bias (.identity for plain Conv).
+//         scratchBudget: floats of im2col scratch to aim for (default 64 Ki = 256 KiB, an L2's
+//         worth); im2col then works in blocks of whole output rows (at least one row).
 //         Throws when channels do not divide by groups, a size is out of range, the output
 //         would be empty, or a buffer size overflows.
 //     let outputShape: [Int]                    spatial output sizes
@@ -19,8 +21,10 @@
 //
 // Strategies: depthwise (group == C == M) runs direct SIMD loops per channel; pointwise
 // (1×1 kernel, stride 1, no pads) is one SGEMM per group on X itself; anything else copies
-// the receptive fields of one group into the scratch (im2col, [C/group·kH·kW, oH·oW]) and runs
-// one SGEMM per group. The epilogue (bias + activation) is one pass per output row.
+// the receptive fields of one group and one block of output rows into the scratch (im2col,
+// [C/group·kH·kW, rows·oW]) and runs one SGEMM per group and block, writing straight into Y.
+// Blocking keeps the copy cache-resident (whole-sequence DFN3 layers would otherwise need
+// tens of MB of scratch). The epilogue (bias + activation) is one pass per output row.
 
 public struct ConvKernel: Sendable, Hashable {
     public enum Strategy: Sendable, Hashable {
@@ -45,13 +49,16 @@ public struct ConvKernel: Sendable, Hashable {
     public let weightCount: Int
     public let outputCount: Int
     public let scratchCount: Int
+    /// Output rows per im2col block.
+    public let rowsPerBlock: Int
 
     public var outputShape: [Int] { spatialRank == 1 ? [outputWidth] : [outputHeight, outputWidth] }
 
     public init(
         batchCount: Int, inputChannels: Int, outputChannels: Int, groups: Int = 1,
         inputShape: [Int], kernelShape: [Int], strides: [Int] = [], dilations: [Int] = [],
-        padsBegin: [Int] = [], padsEnd: [Int] = [], activation: Activation = .identity
+        padsBegin: [Int] = [], padsEnd: [Int] = [], activation: Activation = .identity,
+        scratchBudget: Int = 1 << 16
     ) throws {
         let name = "Conv"
         guard inputShape.count == 1 || inputShape.count == 2 else {
@@ -111,8 +118,10 @@ public struct ConvKernel: Sendable, Hashable {
         self.inputCount = try KernelParameterError.checkedProduct([batchCount, inputChannels, inputPlane], of: "input count", kernel: name)
         self.weightCount = try KernelParameterError.checkedProduct([outputChannels, depth], of: "weight count", kernel: name)
         self.outputCount = try KernelParameterError.checkedProduct([batchCount, outputChannels, outputPlane], of: "output count", kernel: name)
+        let rowsPerBlock = min(max(scratchBudget / max(depth * outputWidth, 1), 1), outputHeight)
+        self.rowsPerBlock = rowsPerBlock
         self.scratchCount = strategy == .im2col
-            ? try KernelParameterError.checkedProduct([depth, outputPlane], of: "im2col scratch", kernel: name) : 0
+            ? try KernelParameterError.checkedProduct([depth, rowsPerBlock, outputWidth], of: "im2col scratch", kernel: name) : 0
         for (value, what) in [(groupOutputs, "output channels per group"), (depth, "receptive field"),
                               (outputPlane, "output plane"), (inputPlane, "input plane")] {
             _ = try KernelParameterError.blasDimension(value, of: what, kernel: name)
@@ -145,33 +154,44 @@ public struct ConvKernel: Sendable, Hashable {
         for image in 0..<batchCount {
             for group in 0..<groups {
                 let groupInput = input + (image * inputChannels + group * groupInputs) * inputPlane
-                let columns: UnsafePointer<Float>
-                if strategy == .pointwise {
-                    columns = groupInput
-                } else {
-                    guard let scratch else { preconditionFailure("ConvKernel.run: im2col needs \(scratchCount) floats of scratch") }
-                    gatherReceptiveFields(of: groupInput, channels: groupInputs, into: scratch)
-                    columns = UnsafePointer(scratch)
+                let groupWeights = weights + group * groupOutputs * depth
+                let groupOutput = output + (image * outputChannels + group * groupOutputs) * outputPlane
+                guard strategy == .im2col else {
+                    GEMMKernel.multiply(
+                        transposeA: false, transposeB: false, m: groupOutputs, n: outputPlane, k: depth,
+                        alpha: 1, a: groupWeights, lda: depth, b: groupInput, ldb: outputPlane,
+                        beta: 0, c: groupOutput, ldc: outputPlane)
+                    continue
                 }
-                GEMMKernel.multiply(
-                    transposeA: false, transposeB: false, m: groupOutputs, n: outputPlane, k: depth,
-                    alpha: 1, a: weights + group * groupOutputs * depth, lda: depth,
-                    b: columns, ldb: outputPlane, beta: 0,
-                    c: output + (image * outputChannels + group * groupOutputs) * outputPlane, ldc: outputPlane)
+                guard let scratch else { preconditionFailure("ConvKernel.run: im2col needs \(scratchCount) floats of scratch") }
+                var firstRow = 0
+                while firstRow < outputHeight {
+                    let block = firstRow..<min(firstRow + rowsPerBlock, outputHeight)
+                    gatherReceptiveFields(of: groupInput, channels: groupInputs, outputRows: block, into: scratch)
+                    let blockPlane = block.count * outputWidth
+                    GEMMKernel.multiply(
+                        transposeA: false, transposeB: false, m: groupOutputs, n: blockPlane, k: depth,
+                        alpha: 1, a: groupWeights, lda: depth, b: scratch, ldb: blockPlane,
+                        beta: 0, c: groupOutput + firstRow * outputWidth, ldc: outputPlane)
+                    firstRow = block.upperBound
+                }
             }
         }
     }
 
-    /// im2col: row (c, kh, kw) of `columns` holds, for every output position, the input value
-    /// under that tap (0 in the padding). Taps are the outer loop so that their valid ranges
-    /// (integer divisions) are computed once, not once per channel.
+    /// im2col for the output rows `outputRows`: row (c, kh, kw) of `columns` holds, for every
+    /// output position of the block, the input value under that tap (0 in the padding). Taps
+    /// are the outer loop so that their valid ranges (integer divisions) are computed once, not
+    /// once per channel.
     private func gatherReceptiveFields(
-        of input: UnsafePointer<Float>, channels: Int, into columns: UnsafeMutablePointer<Float>
+        of input: UnsafePointer<Float>, channels: Int, outputRows: Range<Int>, into columns: UnsafeMutablePointer<Float>
     ) {
         let rowWidth = width.inputSize
         let taps = height.kernelSize * width.kernelSize
+        let blockPlane = outputRows.count * outputWidth
         for kernelRow in 0..<height.kernelSize {
-            let rows = height.nearRange(tap: kernelRow, nearSize: outputHeight, farSize: height.inputSize)
+            let allValidRows = height.nearRange(tap: kernelRow, nearSize: outputHeight, farSize: height.inputSize)
+            let rows = allValidRows.clamped(to: outputRows)
             for kernelColumn in 0..<width.kernelSize {
                 let valid = width.nearRange(tap: kernelColumn, nearSize: outputWidth, farSize: rowWidth)
                 let columnOffset = kernelColumn * width.dilation - width.padBegin
@@ -180,18 +200,19 @@ public struct ConvKernel: Sendable, Hashable {
                 let contiguous = width.stride == 1 && height.stride == 1 && valid.count == rowWidth
                     && outputWidth == rowWidth && !rows.isEmpty
                 for channel in 0..<channels {
-                    let row = columns + (channel * taps + kernelRow * width.kernelSize + kernelColumn) * outputPlane
+                    let row = columns + (channel * taps + kernelRow * width.kernelSize + kernelColumn) * blockPlane
                     let plane = input + channel * inputPlane
                     if contiguous {
-                        row.clear(count: rows.lowerBound * outputWidth)
-                        (row + rows.lowerBound * outputWidth).update(
+                        let leading = (rows.lowerBound - outputRows.lowerBound) * outputWidth
+                        row.clear(count: leading)
+                        (row + leading).update(
                             from: plane + firstInputRow * rowWidth + columnOffset + valid.lowerBound,
                             count: rows.count * outputWidth)
-                        (row + rows.upperBound * outputWidth).clear(count: (outputHeight - rows.upperBound) * outputWidth)
+                        (row + leading + rows.count * outputWidth).clear(count: (outputRows.upperBound - rows.upperBound) * outputWidth)
                         continue
                     }
-                    for outputRow in 0..<outputHeight {
-                        let destination = row + outputRow * outputWidth
+                    for outputRow in outputRows {
+                        let destination = row + (outputRow - outputRows.lowerBound) * outputWidth
                         guard rows.contains(outputRow), !valid.isEmpty else {
                             destination.clear(count: outputWidth)
                             continue

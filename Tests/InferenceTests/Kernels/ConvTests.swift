@@ -5,11 +5,14 @@ import Testing
 
 @Suite("Conv kernel")
 struct ConvTests {
-    static func run(_ test: ConvolutionCase, using generator: inout SplitMix64) throws -> (ConvKernel, [Float], [ReferenceValue], Bool) {
+    static func run(
+        _ test: ConvolutionCase, scratchBudget: Int = 1 << 16, using generator: inout SplitMix64
+    ) throws -> (ConvKernel, [Float], [ReferenceValue], Bool) {
         let kernel = try ConvKernel(
             batchCount: test.batch, inputChannels: test.inputChannels, outputChannels: test.outputChannels,
             groups: test.groups, inputShape: test.inputShape, kernelShape: test.kernelShape, strides: test.strides,
-            dilations: test.dilations, padsBegin: test.padsBegin, padsEnd: test.padsEnd, activation: test.activation)
+            dilations: test.dilations, padsBegin: test.padsBegin, padsEnd: test.padsEnd, activation: test.activation,
+            scratchBudget: scratchBudget)
         let input = generator.floats(kernel.inputCount)
         let weights = generator.floats(kernel.weightCount)
         let bias = generator.floats(test.outputChannels)
@@ -41,16 +44,21 @@ struct ConvTests {
     func randomCases(kind: Int) throws {
         var generator = SplitMix64(seed: 31 + UInt64(kind))
         var strategies: Set<ConvKernel.Strategy> = []
+        var blocked = 0
         for index in 0..<200 {
             let test = ConvolutionCase.random(kind: kind, transposed: false, using: &generator)
-            let (kernel, actual, expected, guardsIntact) = try Self.run(test, using: &generator)
+            // Small budgets split im2col into blocks of output rows (down to one row per block).
+            let budget = [1, 40, 200, 1 << 16].randomElement(using: &generator)!
+            let (kernel, actual, expected, guardsIntact) = try Self.run(test, scratchBudget: budget, using: &generator)
             strategies.insert(kernel.strategy)
+            if kernel.strategy == .im2col && kernel.rowsPerBlock < kernel.outputHeight { blocked += 1 }
             #expect(kernel.outputShape == test.convOutputShape, "case \(index) \(test)")
             #expect(guardsIntact, "case \(index) \(test) wrote outside its output or scratch")
-            expectClose(actual, expected, "case \(index) \(test) [\(kernel.strategy)]")
+            expectClose(actual, expected, "case \(index) \(test) [\(kernel.strategy), \(kernel.rowsPerBlock) rows per block]")
         }
         let wanted: ConvKernel.Strategy = [.im2col, .depthwise, .pointwise][kind]
         #expect(strategies.contains(wanted), "kind \(kind) never reached \(wanted): \(strategies)")
+        #expect(kind != 0 || blocked >= 20, "only \(blocked) general cases ran im2col in several row blocks")
     }
 
     // The DFN3 encoder's shapes (separable convs on [N, 64, T, F]) at their real sizes.
