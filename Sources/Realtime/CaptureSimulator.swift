@@ -20,9 +20,12 @@ public final class CaptureSimulator {
     private let frameBackup: UnsafeMutableBufferPointer<Float>
     private let samplePeriod: Double
 
-    // Faults in time order; `nextFault` is the first not yet applied.
-    private let faults: [Fault]
-    private var nextFault = 0
+    // Faults in time order, route changes (applied at buffer boundaries) apart from the faults
+    // that strike a callback; each cursor is the first fault not yet applied.
+    private let scheduledRoutes: [(time: Double, rate: Int)]
+    private var nextScheduledRoute = 0
+    private let callbackFaults: [Fault]
+    private var nextCallbackFault = 0
     private var callbacksToDrop = 0
 
     // The hardware timeline of the current route.
@@ -90,7 +93,12 @@ public final class CaptureSimulator {
         framer = try Framer(sampleRate: configuration.appRate, chunkCapacity: system.maximumDeliveryCount)
         gapDetector = GapDetector(appRate: configuration.appRate)
         samplePeriod = 1 / Double(configuration.appRate)
-        faults = configuration.faults.sorted { $0.time < $1.time }
+        let faults = configuration.faults.sorted { $0.time < $1.time }
+        scheduledRoutes = faults.compactMap { fault in
+            guard case .routeChange(let time, let rate) = fault else { return nil }
+            return (time, rate)
+        }
+        callbackFaults = faults.filter { if case .routeChange = $0 { false } else { true } }
         hardwareBuffer = .allocate(capacity: configuration.hardware.bufferFrames)
         hardwareBuffer.initialize(repeating: 0)
         appBuffer = .allocate(capacity: system.maximumDeliveryCount)
@@ -190,9 +198,9 @@ public final class CaptureSimulator {
     }
 
     private func applyRouteChanges(dueBy bufferStart: Double) throws {
-        while nextFault < faults.count, faults[nextFault].time <= bufferStart + 1e-9,
-              case .routeChange(_, let rate) = faults[nextFault] {
-            nextFault += 1
+        while nextScheduledRoute < scheduledRoutes.count, scheduledRoutes[nextScheduledRoute].time <= bufferStart + 1e-9 {
+            let rate = scheduledRoutes[nextScheduledRoute].rate
+            nextScheduledRoute += 1
             guard rate != system.hardware.sampleRate else { continue }
             try system.reroute(to: rate)
             routes.append((firstSample: convertedSamples, start: bufferStart))
@@ -206,13 +214,13 @@ public final class CaptureSimulator {
     /// Applies the drops and stalls due by `hostTime`; returns the stall to charge now.
     private func collectFaults(dueBy hostTime: Double) -> Double {
         var stall: Double = 0
-        while nextFault < faults.count, faults[nextFault].time <= hostTime + 1e-9 {
-            switch faults[nextFault] {
+        while nextCallbackFault < callbackFaults.count, callbackFaults[nextCallbackFault].time <= hostTime + 1e-9 {
+            switch callbackFaults[nextCallbackFault] {
             case .droppedCallbacks(_, let count): callbacksToDrop += count
             case .stall(_, let duration): stall += duration
-            case .routeChange: return stall  // takes effect at the next buffer boundary
+            case .routeChange: break
             }
-            nextFault += 1
+            nextCallbackFault += 1
         }
         return stall
     }

@@ -104,6 +104,21 @@ struct FaultTests {
         #expect(result.statistics.lostSamples == 1_024)
     }
 
+    /// A drop due between a route change's time and the buffer boundary where it takes effect
+    /// strikes the callback at that boundary, still at the old rate.
+    @Test func dropJustAfterARouteChangeTimeIsNotDelayed() throws {
+        let configuration = SimulationConfiguration(
+            hardware: try HardwareFormat(sampleRate: 48_000, bufferFrames: 1024), appRate: 16_000, delivery: .exact,
+            duration: 2, faults: [.routeChange(at: 1.0, sampleRate: 16_000), .droppedCallbacks(at: 1.001, count: 1)],
+            recordsCallbacks: true)
+        let result = try CaptureSimulator(configuration: configuration, source: TestSignal(),
+                                          processor: PassThroughProcessor()).run()
+        // Callback 47 ends at 47·1024/48000 = 1.00267 s, the first at or after 1.001 s.
+        #expect(result.callbacks.filter(\.dropped).map(\.index) == [46])
+        #expect(result.callbacks[46].hwRate == 48_000)
+        #expect(result.callbacks[47].hwRate == 16_000)
+    }
+
     @Test func routeChangeWithoutDropsLeavesNoGap() throws {
         let configuration = SimulationConfiguration(
             hardware: try HardwareFormat(sampleRate: 44_100, bufferFrames: 512), appRate: 16_000, delivery: .pow2,
