@@ -18,7 +18,9 @@ OUTDIR/refusals/<name>/model.onnx: graphs the planner must refuse; the node to b
       reverse_gru, bidirectional_gru, future_pad (Pad (0, 2) on time + Conv), time_slice (Slice
       starting at frame 1), pad_into_relu (causal Pad feeding a Relu), valid_time_conv (time
       kernel 3 without a Pad), same_time_conv (Conv padding time itself), time_gram (MatMul
-      contracting over time), short_pad (Pad (1, 0) before a time kernel of 3)
+      contracting over time), short_pad (Pad (1, 0) before a time kernel of 3), nonzero_pad
+      (causal Pad filling with 1), gru_sequence_lens, frame_mixing_reshape ([1,2,S,3] → [1,S,6]),
+      time_sum_einsum (bti,bsj->bsj sums over one operand's frames)
 """
 import os
 import sys
@@ -190,6 +192,22 @@ def refusals():
     cases["short_pad"] = model(
         [pad, helper.make_node("Conv", ["padded", "w"], ["y"], name="conv", kernel_shape=[3, 1])],
         x4, y4, init + [weight("w", [2, 2, 3, 1])])
+    pad, init = time_pad("nonzero_pad", "x", "padded", [0, 0, 2, 0, 0, 0, 0, 0])
+    pad.input.append("one")
+    cases["nonzero_pad"] = model(
+        [pad, helper.make_node("Conv", ["padded", "w"], ["y"], name="conv", kernel_shape=[3, 1])],
+        x4, y4, init + [weight("w", [2, 2, 3, 1]), numpy_helper.from_array(np.array(1, dtype=np.float32), "one")])
+    cases["gru_sequence_lens"] = model(
+        [helper.make_node("Transpose", ["x"], ["tx"], name="to_time_major", perm=[1, 0, 2]),
+         helper.make_node("GRU", ["tx", "g_W", "g_R", "", "lengths"], ["y"], name="gru_sequence_lens", hidden_size=4)],
+        [info("x", [1, "S", 3])], [info("y", ["S", 1, 1, 4])],
+        gru_weights("g", 4, 3)[:2] + [numpy_helper.from_array(np.array([3], dtype=np.int32), "lengths")])
+    cases["frame_mixing_reshape"] = model(
+        [helper.make_node("Reshape", ["x", "shape"], ["y"], name="frame_mixing_reshape")],
+        [info("x", [1, 2, "S", 3])], [info("y", [1, "S", 6])], [ints("shape", [1, -1, 6])])
+    cases["time_sum_einsum"] = model(
+        [helper.make_node("Einsum", ["x", "x"], ["y"], name="time_sum_einsum", equation="bti,bsj->bsj")],
+        [info("x", [1, "S", 4])], [info("y", [1, "S", 4])], [])
     return cases
 
 

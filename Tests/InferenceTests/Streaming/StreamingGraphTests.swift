@@ -114,6 +114,8 @@ import Testing
         ("reverse_gru", "reverse"), ("bidirectional_gru", "bidirectional"), ("future_pad", "end of the time axis"),
         ("time_slice", "slices the time axis"), ("pad_into_relu", "not a Conv"), ("valid_time_conv", "spans 3 frames"),
         ("same_time_conv", "pads (1, 1)"), ("time_gram", "contracts"), ("short_pad", "spans 3 frames, not 2"),
+        ("nonzero_pad", "not a constant zero"), ("gru_sequence_lens", "sequence_lens"),
+        ("frame_mixing_reshape", "moves data across frames"), ("time_sum_einsum", "sums over the time axis"),
     ]
 
     @Test(arguments: refusals.map(\.name))
