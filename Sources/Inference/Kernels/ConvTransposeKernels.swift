@@ -2,12 +2,14 @@
 //
 //   public struct ConvTransposeKernel
 //     init(batchCount:inputChannels:outputChannels:groups:inputShape:kernelShape:strides:
-//          dilations:padsBegin:padsEnd:outputPadding:activation:) throws
+//          dilations:padsBegin:padsEnd:outputPadding:activation:scratchBudget:) throws
 //         inputShape/kernelShape: spatial sizes ([W] or [H, W]); strides, dilations, pads
 //         (begin/end per axis) and outputPadding have one entry per axis or are empty for the
 //         ONNX defaults (1, 1, 0, 0, 0). The caller resolves auto_pad and output_shape into
 //         explicit pads and output padding. Output size per axis:
 //             stride · (in − 1) + outputPadding + (kernel − 1) · dilation + 1 − padBegin − padEnd
+//         scratchBudget: floats of column scratch to aim for (default 64 Ki = 256 KiB); col2im
+//         then works in blocks of whole input rows (at least one row).
 //         Throws on inconsistent channels/group, out-of-range sizes, an empty output, overflow.
 //     let outputShape: [Int]; inputCount, weightCount, outputCount, scratchCount: Int
 //         X [N, C, …], W [C, M/group, kH, kW], Y [N, M, …]; scratch floats `run` needs.
@@ -16,9 +18,9 @@
 //         Y = activation(convTranspose(X, W) + bias). bias: [M] or nil. Never allocates or
 //         throws; `output` must not overlap the other buffers.
 //
-// col2im: per group, one SGEMM forms every (output channel, tap) × input-position product
-// (columns = W_gᵀ · X_g, [M/group·kH·kW, H·W] in the scratch), then each row is added into
-// the output at its strided, dilated position. Depthwise (one input channel per group) skips
+// col2im: per group and block of input rows, one SGEMM forms every (output channel, tap) ×
+// input-position product (columns = W_gᵀ · X_g, [M/group·kH·kW, rows·W] in the scratch), then
+// each row is added into the output at its strided, dilated position. Depthwise (one input channel per group) skips
 // the GEMM and scatters each input row straight into its output channels.
 
 public struct ConvTransposeKernel: Sendable, Hashable {
@@ -43,6 +45,8 @@ public struct ConvTransposeKernel: Sendable, Hashable {
     public let weightCount: Int
     public let outputCount: Int
     public let scratchCount: Int
+    /// Input rows per col2im block.
+    public let rowsPerBlock: Int
 
     public var outputShape: [Int] { spatialRank == 1 ? [outputWidth] : [outputHeight, outputWidth] }
 
@@ -50,7 +54,7 @@ public struct ConvTransposeKernel: Sendable, Hashable {
         batchCount: Int, inputChannels: Int, outputChannels: Int, groups: Int = 1,
         inputShape: [Int], kernelShape: [Int], strides: [Int] = [], dilations: [Int] = [],
         padsBegin: [Int] = [], padsEnd: [Int] = [], outputPadding: [Int] = [],
-        activation: Activation = .identity
+        activation: Activation = .identity, scratchBudget: Int = 1 << 16
     ) throws {
         let name = "ConvTranspose"
         guard inputShape.count == 1 || inputShape.count == 2 else {
@@ -107,8 +111,10 @@ public struct ConvTransposeKernel: Sendable, Hashable {
         self.inputCount = try KernelParameterError.checkedProduct([batchCount, inputChannels, inputPlane], of: "input count", kernel: name)
         self.weightCount = try KernelParameterError.checkedProduct([inputChannels, columnRows], of: "weight count", kernel: name)
         self.outputCount = try KernelParameterError.checkedProduct([batchCount, outputChannels, outputPlane], of: "output count", kernel: name)
+        let rowsPerBlock = min(max(scratchBudget / max(columnRows * width.inputSize, 1), 1), height.inputSize)
+        self.rowsPerBlock = rowsPerBlock
         self.scratchCount = strategy == .col2im
-            ? try KernelParameterError.checkedProduct([columnRows, inputPlane], of: "column scratch", kernel: name) : 0
+            ? try KernelParameterError.checkedProduct([columnRows, rowsPerBlock, width.inputSize], of: "column scratch", kernel: name) : 0
         for (value, what) in [(groupInputs, "input channels per group"), (columnRows, "column rows"),
                               (inputPlane, "input plane")] {
             _ = try KernelParameterError.blasDimension(value, of: what, kernel: name)
@@ -133,7 +139,7 @@ public struct ConvTransposeKernel: Sendable, Hashable {
             if strategy == .depthwise {
                 // One input channel per group: its rows of W are the columns' coefficients directly.
                 for tap in 0..<kernelPlane {
-                    let window = TapWindow(kernel: self, tap: tap)
+                    let window = TapWindow(kernel: self, tap: tap, inputRows: 0..<height.inputSize)
                     guard !window.isEmpty else { continue }
                     for channel in 0..<inputChannels {
                         for outputChannel in 0..<groupOutputs {
@@ -148,19 +154,25 @@ public struct ConvTransposeKernel: Sendable, Hashable {
                 guard let scratch else { preconditionFailure("ConvTransposeKernel.run: col2im needs \(scratchCount) floats of scratch") }
                 let rows = groupOutputs * kernelPlane
                 for group in 0..<groups {
-                    GEMMKernel.multiply(
-                        transposeA: true, transposeB: false, m: rows, n: inputPlane, k: groupInputs,
-                        alpha: 1, a: weights + group * groupInputs * rows, lda: rows,
-                        b: images + group * groupInputs * inputPlane, ldb: inputPlane,
-                        beta: 0, c: scratch, ldc: inputPlane)
-                    for tap in 0..<kernelPlane {
-                        let window = TapWindow(kernel: self, tap: tap)
-                        guard !window.isEmpty else { continue }
-                        for outputChannel in 0..<groupOutputs {
-                            scatter(
-                                scratch + (outputChannel * kernelPlane + tap) * inputPlane, scaledBy: 1, window: window,
-                                into: results + (group * groupOutputs + outputChannel) * outputPlane)
+                    var firstRow = 0
+                    while firstRow < height.inputSize {
+                        let block = firstRow..<min(firstRow + rowsPerBlock, height.inputSize)
+                        let blockPlane = block.count * width.inputSize
+                        GEMMKernel.multiply(
+                            transposeA: true, transposeB: false, m: rows, n: blockPlane, k: groupInputs,
+                            alpha: 1, a: weights + group * groupInputs * rows, lda: rows,
+                            b: images + group * groupInputs * inputPlane + firstRow * width.inputSize, ldb: inputPlane,
+                            beta: 0, c: scratch, ldc: blockPlane)
+                        for tap in 0..<kernelPlane {
+                            let window = TapWindow(kernel: self, tap: tap, inputRows: block)
+                            guard !window.isEmpty else { continue }
+                            for outputChannel in 0..<groupOutputs {
+                                scatter(
+                                    scratch + (outputChannel * kernelPlane + tap) * blockPlane, scaledBy: 1, window: window,
+                                    into: results + (group * groupOutputs + outputChannel) * outputPlane)
+                            }
                         }
+                        firstRow = block.upperBound
                     }
                 }
             }
@@ -170,19 +182,23 @@ public struct ConvTransposeKernel: Sendable, Hashable {
         }
     }
 
-    /// Where the input lands for one kernel tap (kh, kw): the input rows and columns that hit
+    /// Where the input lands for one kernel tap (kh, kw): the input rows (of the block
+    /// `inputRows`, whose first row is row 0 of the plane being scattered) and columns that hit
     /// the output, and the output offset of column 0 (integer divisions, so computed once per tap).
     private struct TapWindow {
         let kernelRow: Int
+        let firstRow: Int
         let rows: Range<Int>
         let columns: Range<Int>
         let columnOffset: Int
 
-        init(kernel: ConvTransposeKernel, tap: Int) {
+        init(kernel: ConvTransposeKernel, tap: Int, inputRows: Range<Int>) {
             let (height, width) = (kernel.height, kernel.width)
             kernelRow = tap / width.kernelSize
             let kernelColumn = tap % width.kernelSize
+            firstRow = inputRows.lowerBound
             rows = height.nearRange(tap: kernelRow, nearSize: height.inputSize, farSize: kernel.outputHeight)
+                .clamped(to: inputRows)
             columns = width.nearRange(tap: kernelColumn, nearSize: width.inputSize, farSize: kernel.outputWidth)
             columnOffset = kernelColumn * width.dilation - width.padBegin
         }
@@ -199,7 +215,7 @@ public struct ConvTransposeKernel: Sendable, Hashable {
         let columns = window.columns
         for inputRow in window.rows {
             let outputRow = inputRow * height.stride - height.padBegin + window.kernelRow * height.dilation
-            let source = plane + inputRow * width.inputSize + columns.lowerBound
+            let source = plane + (inputRow - window.firstRow) * width.inputSize + columns.lowerBound
             let destination = output + outputRow * outputWidth + window.columnOffset + columns.lowerBound * width.stride
             if width.stride == 1 {
                 destination.accumulate(source, scaledBy: scale, count: columns.count)

@@ -36,14 +36,19 @@ struct ConvTransposeTests {
     func randomCases(kind: Int) throws {
         var generator = SplitMix64(seed: 41 + UInt64(kind))
         var strategies: Set<ConvTransposeKernel.Strategy> = []
+        var blocked = 0
         for index in 0..<200 {
             let test = ConvolutionCase.random(kind: kind, transposed: true, using: &generator)
+            // Small budgets split col2im into blocks of input rows (down to one row per block).
+            let budget = [1, 40, 200, 1 << 16].randomElement(using: &generator)!
             let kernel = try ConvTransposeKernel(
                 batchCount: test.batch, inputChannels: test.inputChannels, outputChannels: test.outputChannels,
                 groups: test.groups, inputShape: test.inputShape, kernelShape: test.kernelShape,
                 strides: test.strides, dilations: test.dilations, padsBegin: test.padsBegin,
-                padsEnd: test.padsEnd, outputPadding: test.outputPadding, activation: test.activation)
+                padsEnd: test.padsEnd, outputPadding: test.outputPadding, activation: test.activation,
+                scratchBudget: budget)
             strategies.insert(kernel.strategy)
+            if kernel.strategy == .col2im && kernel.rowsPerBlock < kernel.height.inputSize { blocked += 1 }
             #expect(kernel.outputShape == test.transposedOutputShape, "case \(index) \(test)")
             let input = generator.floats(kernel.inputCount)
             let weights = generator.floats(kernel.weightCount)
@@ -54,6 +59,7 @@ struct ConvTransposeTests {
                         "case \(index) \(test) [\(kernel.strategy)]")
         }
         #expect(strategies.contains(kind == 0 ? .col2im : .depthwise), "kind \(kind) reached only \(strategies)")
+        #expect(kind != 0 || blocked >= 20, "only \(blocked) general cases ran col2im in several row blocks")
     }
 
     // Worked examples of the ONNX ConvTranspose documentation (X = 0…8 as 3×3, W = ones
