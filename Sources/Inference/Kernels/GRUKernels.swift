@@ -5,9 +5,9 @@
 //   public struct GRUKernel
 //     init(sequenceLength:batchSize:inputSize:hiddenSize:linearBeforeReset:direction:
 //          outputTimeStride:) throws
-//         T, B, I, H ≥ 1 (T may be 0 only for `step`-only use); outputTimeStride: floats between
-//         consecutive time steps of Y (default B·H; for ONNX's [T, D, B, H] output pass D·B·H and
-//         offset the output pointer by d·B·H).
+//         B, I, H ≥ 1 and T ≥ 0 (T = 0: `run` writes no Y and final h = initial h; `step`
+//         ignores T); outputTimeStride: floats between consecutive time steps of Y (default
+//         B·H; for ONNX's [T, D, B, H] output pass D·B·H and offset the output pointer by d·B·H).
 //     let scratchCount: Int        floats `run` needs: 4H + B·3H + 2·B·H + max(T, 1)·B·3H
 //     let stepScratchCount: Int    floats `step` needs: 4H + 2·B·3H + B·H
 //     func run(input:weights:recurrence:inputBias:recurrentBias:initialHidden:sequenceLengths:
