@@ -3,8 +3,9 @@ import Inference
 
 /// The Inference kernels at DFN3's sizes: the GRU step (the streaming hot spot, next to its
 /// floor of two SGEMVs), a whole-sequence GRU, the activations, and the encoder/decoder conv
-/// layers for one frame (streaming) and 100 frames (offline). Weights are cache-warm: this
-/// measures the kernels, not the memory traffic of a full model.
+/// layers for one frame (streaming) and 100 frames (offline). Weights are cache-warm (this
+/// measures the kernels), except in the one GRU row that cycles through weight sets to show
+/// the memory-bound cost a full model pays.
 struct KernelScenario: BenchmarkScenario {
     let name = "kernels"
     let summary = "GRU step/sequence, activations, DFN3 conv layers; options: --samples N"
@@ -31,6 +32,15 @@ struct KernelScenario: BenchmarkScenario {
             let scratch = buffers.make(step.stepScratchCount)
             report("GRU step I=\(inputSize) H=\(hidden) B=1", samples: sampleCount) {
                 step.step(input: x, weights: w, recurrence: r, inputBias: wb, recurrentBias: rb, hidden: h, output: y, scratch: scratch)
+            }
+            // A model streams many layers' weights per frame: cycling through 8 weight sets
+            // (8 × 1.5–2.3 MB) keeps them out of cache, as in a full DFN3 frame.
+            let coldSets = (0..<8).map { _ in (buffers.make(3 * hidden * inputSize), buffers.make(3 * hidden * hidden)) }
+            var coldIndex = 0
+            report("GRU step I=\(inputSize) H=\(hidden) B=1, weights from memory", samples: sampleCount) {
+                let (coldW, coldR) = coldSets[coldIndex]
+                coldIndex = (coldIndex + 1) % coldSets.count
+                step.step(input: x, weights: coldW, recurrence: coldR, inputBias: wb, recurrentBias: rb, hidden: h, output: y, scratch: scratch)
             }
             let inputProduct = try GEMMKernel(m: 1, n: 3 * hidden, k: inputSize, transposeB: true)
             let recurrentProduct = try GEMMKernel(m: 1, n: 3 * hidden, k: hidden, transposeB: true)

@@ -19,6 +19,11 @@ struct TimingSamples {
         return samples
     }
 
+    /// Adds one duration measured elsewhere (e.g. per hop inside a longer run).
+    mutating func append(_ duration: Double) {
+        milliseconds.append(duration)
+    }
+
     /// The value below which `fraction` of the samples lie (nearest rank).
     func percentile(_ fraction: Double) -> Double {
         let sorted = milliseconds.sorted()

@@ -6,6 +6,7 @@ let scenarios: [any BenchmarkScenario] = [
     KernelScenario(),
     GraphsScenario(),
     StreamingScenario(),
+    PeersScenario(),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -102,7 +102,11 @@ struct NetworkGraphs: Sendable {
     let erbDecoder: Graph
     let dfDecoder: Graph
 
+    /// OpenBLAS 0.3.21 runs small SGEMMs ~3.5× slower until one large one has run in the process.
+    private static let openBLASWarmUp: Void = GEMMKernel.warmUp()
+
     init(bundle: ModelBundle) throws {
+        Self.openBLASWarmUp
         encoder = try Graph(model: bundle.encoder)
         erbDecoder = try Graph(model: bundle.erbDecoder)
         dfDecoder = try Graph(model: bundle.dfDecoder)
