@@ -25,7 +25,7 @@ struct SimulateCommand: Command {
           --delivery MODE      pow2 or exact
           --seconds S          simulated seconds (default 10)
           --input FILE         microphone signal from an audio file (first channel, resampled to
-                               the hardware rate); default: a 440 Hz tone in white noise
+                               each hardware rate); default: a 440 Hz tone in white noise
           --output FILE        write the forwarded app-rate output as a 32-bit float WAV
           --processor P        passthrough (default), cost:MS (passes frames through, charged MS
                                milliseconds each) or dfn3
@@ -169,9 +169,8 @@ struct SimulateCommand: Command {
             guard let first = signal.channels.first, !first.isEmpty else {
                 throw CommandLineError("--input \(inputPath) has no samples")
             }
-            let rate = configuration.hardware.sampleRate
-            source = RecordedSignal(samples: try StreamingResampler.resample(first, from: signal.sampleRate, to: rate),
-                                    sampleRate: rate)
+            source = try RecordedSignal(samples: first, sampleRate: signal.sampleRate,
+                                        playableAt: configuration.hardwareRates)
         } else {
             source = TestSignal()
         }
