@@ -24,7 +24,4 @@ public final class StreamingState: @unchecked Sendable {
     deinit {
         storage.deallocate()
     }
-
-    /// Total number of floats held.
-    public var floatCount: Int { offsets.last.map { $0 + product(shapes[shapes.count - 1]) } ?? 0 }
 }

@@ -68,6 +68,8 @@ import Testing
         let plan = try StreamingPlan(graph: try Case("mixed_chain").graph)
         // Two causal pads (2 and 4 frames of their inputs) and one GRU.
         #expect(plan.stateShapes.sorted { $0.lexicographicallyPrecedes($1) } == [[1, 1, 2, 8], [1, 1, 6], [1, 4, 4, 8]])
+        #expect(plan.stateNames.filter { $0.hasSuffix("#history") }.count == 2)
+        #expect(plan.stateNames.filter { $0.hasSuffix("#state") }.count == 1)
         let layers = try StreamingPlan(graph: try Case("gru_two_layers").graph)
         #expect(layers.stateShapes == [[1, 1, 8], [1, 1, 8]])
     }
