@@ -51,6 +51,12 @@ public struct TimelinePlot {
         "<text x=\"\(number(x))\" y=\"\(number(y))\" font-size=\"\(size)\" text-anchor=\"\(anchor)\" fill=\"\(fill)\" font-weight=\"\(weight)\">\(escaped(text))</text>"
     }
 
+    /// Path commands for a step: level at `previous` until `x`, then to `y` (a move for the first point).
+    private func step(to x: Double, _ y: Double, from previous: Double?) -> String {
+        guard let previous else { return "M\(number(x)),\(number(y))" }
+        return " L\(number(x)),\(number(previous)) L\(number(x)),\(number(y))"
+    }
+
     /// The SVG document.
     public func svg() -> String {
         let lanes: [(name: String, top: Double, height: Double)] = [
@@ -76,6 +82,7 @@ public struct TimelinePlot {
         let largestDelivery = Double(max(callbacks.map(\.appSamples).max() ?? 1, 1))
         let largestHeld = Double(max(callbacks.map { max($0.heldSamples, $0.bufferedSamples) }.max() ?? 1, 1))
         var heldPath = "", bufferedPath = ""
+        var previousHeldY: Double?, previousBufferedY: Double?
         var lastMissLabel = -Double.infinity
         for record in callbacks {
             let periodMs = Double(record.hwFrames) * 1000 / Double(record.hwRate)
@@ -122,9 +129,10 @@ public struct TimelinePlot {
             // Samples held after the callback, as steps.
             let heldY = lanes[4].top + lanes[4].height - Double(record.heldSamples) / largestHeld * (lanes[4].height - 8)
             let bufferedY = lanes[4].top + lanes[4].height - Double(record.bufferedSamples) / largestHeld * (lanes[4].height - 8)
-            heldPath += (heldPath.isEmpty ? "M" : " L\(number(end)),\(number(heldY)) L") + "\(number(end)),\(number(heldY))"
-            bufferedPath += (bufferedPath.isEmpty ? "M" : " L\(number(end)),\(number(bufferedY)) L")
-                + "\(number(end)),\(number(bufferedY))"
+            heldPath += step(to: end, heldY, from: previousHeldY)
+            bufferedPath += step(to: end, bufferedY, from: previousBufferedY)
+            previousHeldY = heldY
+            previousBufferedY = bufferedY
         }
         body.append("<path d=\"\(heldPath)\" fill=\"none\" stroke=\"#e69138\" stroke-width=\"2\"/>")
         body.append("<path d=\"\(bufferedPath)\" fill=\"none\" stroke=\"#8e7cc3\" stroke-width=\"2\"/>")
