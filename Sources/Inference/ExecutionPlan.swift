@@ -55,16 +55,21 @@ public final class ExecutionPlan: @unchecked Sendable {
         var steps: [Step] = []
         // Refuse plans whose buffers together could not fit in memory (a hostile or broken model).
         var plannedBytes = 0
-        for node in graph.nodes {
+        // Storage of run-time values is recycled once the last node reading it has been planned.
+        let lastReader = Self.lastReaders(of: graph)
+        var pool = BufferPool()
+        var recyclable = Set<ObjectIdentifier>()
+        var storageLastReader: [ObjectIdentifier: Int] = [:]
+        for (position, node) in graph.nodes.enumerated() {
             do {
                 let inputDescriptors = try node.inputs.map { id -> ValueDescriptor? in
                     guard let id else { return nil }
                     guard let descriptor = descriptors[id] else { throw OperatorError("input '\(graph.values[id].name)' has no value") }
                     return descriptor
                 }
-                for position in node.op.planTimeInputs where position < inputDescriptors.count {
-                    if let descriptor = inputDescriptors[position], descriptor.constant == nil {
-                        throw OperatorError("input \(position) decides the output shape and must be known at plan time")
+                for index in node.op.planTimeInputs where index < inputDescriptors.count {
+                    if let descriptor = inputDescriptors[index], descriptor.constant == nil {
+                        throw OperatorError("input \(index) decides the output shape and must be known at plan time")
                     }
                 }
                 let outputDescriptors = try node.op.outputs(for: inputDescriptors)
@@ -88,20 +93,36 @@ public final class ExecutionPlan: @unchecked Sendable {
                     let source = try inputTensors.required(0)
                     outputTensors = [source.reshaped(to: outputDescriptors[0].shape)]
                 } else {
-                    outputTensors = try outputDescriptors.map { try Tensor(zeros: $0.elementType, shape: $0.shape) }
+                    // A folded node's outputs are constants: they must not share storage that a
+                    // run-time kernel writes, so only run-time outputs come from the pool.
+                    outputTensors = try outputDescriptors.map {
+                        allConstant ? try Tensor(zeros: $0.elementType, shape: $0.shape) : try pool.tensor($0.elementType, shape: $0.shape)
+                    }
                     let kernel = try node.op.makeKernel(inputs: inputTensors, outputs: outputTensors)
                     if allConstant {
                         kernel.execute()
                     } else {
                         steps.append(Step(kernel: kernel, opType: node.opType, nodeName: node.name))
+                        for tensor in outputTensors { recyclable.insert(ObjectIdentifier(tensor.storage)) }
                     }
                 }
-                for (position, id) in node.outputs.enumerated() {
+                for (index, id) in node.outputs.enumerated() {
                     guard let id else { continue }
-                    tensors[id] = outputTensors[position]
-                    var descriptor = outputDescriptors[position]
-                    if allConstant { descriptor.constant = outputTensors[position] }
+                    tensors[id] = outputTensors[index]
+                    var descriptor = outputDescriptors[index]
+                    if allConstant { descriptor.constant = outputTensors[index] }
                     descriptors[id] = descriptor
+                    let storage = ObjectIdentifier(outputTensors[index].storage)
+                    storageLastReader[storage] = max(storageLastReader[storage] ?? position, lastReader[id])
+                }
+                // Storage no later node reads (inputs read for the last time here, outputs nobody
+                // reads) goes back to the pool; graph outputs are read "at the end" and never do.
+                for tensor in node.inputs.compactMap({ $0 }).compactMap({ tensors[$0] }) + outputTensors {
+                    let storage = ObjectIdentifier(tensor.storage)
+                    if recyclable.contains(storage), (storageLastReader[storage] ?? .max) <= position {
+                        recyclable.remove(storage)
+                        pool.recycle(tensor.storage)
+                    }
                 }
             } catch let error as OperatorError {
                 if error.isUnsupported {
@@ -146,6 +167,17 @@ public final class ExecutionPlan: @unchecked Sendable {
 
     /// Op types of the nodes left to run, in order (everything else was folded while planning).
     public var scheduledOperators: [String] { steps.map(\.opType) }
+
+    /// For each value, the position (in `graph.nodes`) of the last node reading it; graph outputs
+    /// are read after every node, values nobody reads get −1.
+    private static func lastReaders(of graph: Graph) -> [Int] {
+        var last = [Int](repeating: -1, count: graph.values.count)
+        for (position, node) in graph.nodes.enumerated() {
+            for id in node.inputs.compactMap({ $0 }) { last[id] = position }
+        }
+        for id in graph.outputs { last[id] = .max }
+        return last
+    }
 
     private static func check(_ tensor: Tensor, against value: Graph.Value, bindings: inout [String: Int]) throws {
         if let declared = value.elementType, declared != tensor.elementType {
