@@ -14,12 +14,15 @@
 //     let outputShape: [Int]                    spatial output sizes
 //     let inputCount, weightCount, outputCount  floats in X [N, C, …], W [M, C/group, …], Y [N, M, …]
 //     let scratchCount: Int                     floats of scratch `run` needs (0: pass nil)
-//     let strategy: Strategy                    .depthwise | .pointwise | .im2col, chosen at init
+//     let strategy: Strategy                    .depthwise | .direct | .pointwise | .im2col, chosen at init
 //     func run(input:weights:bias:output:scratch:)
 //         Y = activation(conv(X, W) + bias). bias: [M] or nil. Never allocates or throws;
 //         `output` must not overlap the other buffers.
 //
-// Strategies: depthwise (group == C == M) runs direct SIMD loops per channel; pointwise
+// Strategies: depthwise (group == C == M) runs direct SIMD loops per channel; direct (a
+// kernel along the height axis only, kW = 1, unit strides, no pads, ≤ 8 output channels per
+// group, e.g. a temporal conv with few outputs) reads the input rows in place with eight SIMD
+// accumulators, no im2col copy (OpenBLAS is slow for so few output rows); pointwise
 // (1×1 kernel, stride 1, no pads) is one SGEMM per group on X itself; anything else copies
 // the receptive fields of one group and one block of output rows into the scratch (im2col,
 // [C/group·kH·kW, rows·oW]) and runs one SGEMM per group and block, writing straight into Y.
@@ -29,6 +32,7 @@
 public struct ConvKernel: Sendable, Hashable {
     public enum Strategy: Sendable, Hashable {
         case depthwise
+        case direct
         case pointwise
         case im2col
     }
@@ -95,10 +99,13 @@ public struct ConvKernel: Sendable, Hashable {
         let depth = try KernelParameterError.checkedProduct([groupInputs, kernelPlane], of: "receptive field", kernel: name)
 
         let strategy: Strategy
+        let unpadded = [height.padBegin, height.padEnd, width.padBegin, width.padEnd].allSatisfy { $0 == 0 }
         if groups == inputChannels && groups == outputChannels {
             strategy = .depthwise
-        } else if kernelPlane == 1 && height.stride == 1 && width.stride == 1
-                    && [height.padBegin, height.padEnd, width.padBegin, width.padEnd].allSatisfy({ $0 == 0 }) {
+        } else if groupOutputs <= Self.directOutputLimit && width.kernelSize == 1 && height.stride == 1
+                    && width.stride == 1 && unpadded {
+            strategy = .direct
+        } else if kernelPlane == 1 && height.stride == 1 && width.stride == 1 && unpadded {
             strategy = .pointwise
         } else {
             strategy = .im2col
@@ -135,11 +142,17 @@ public struct ConvKernel: Sendable, Hashable {
         switch strategy {
         case .depthwise:
             runDepthwise(input: input, weights: weights, bias: bias, output: output)
+        case .direct:
+            runDirect(input: input, weights: weights, output: output)
+            applyEpilogue(bias: bias, output: output)
         case .pointwise, .im2col:
             runGEMM(input: input, weights: weights, output: output, scratch: scratch)
             applyEpilogue(bias: bias, output: output)
         }
     }
+
+    /// The most output channels per group the direct strategy keeps in registers.
+    static let directOutputLimit = 8
 
     private var inputPlane: Int { height.inputSize * width.inputSize }
     private var outputPlane: Int { outputHeight * outputWidth }
@@ -174,6 +187,59 @@ public struct ConvKernel: Sendable, Hashable {
                         alpha: 1, a: groupWeights, lda: depth, b: scratch, ldb: blockPlane,
                         beta: 0, c: groupOutput + firstRow * outputWidth, ldc: outputPlane)
                     firstRow = block.upperBound
+                }
+            }
+        }
+    }
+
+    /// The direct strategy: with kW = 1, unit strides and no pads, tap (c, kh) reads the
+    /// contiguous input run starting at row kh·dH of channel c, aligned with the output plane.
+    /// Each 8-wide column block of the group's ≤ 8 output rows is accumulated in registers over
+    /// all C/group · kH taps; rows beyond the group's outputs repeat its last one and are not
+    /// stored.
+    private func runDirect(input: UnsafePointer<Float>, weights: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>) {
+        let groupInputs = inputChannels / groups
+        let groupOutputs = outputChannels / groups
+        let depth = groupInputs * height.kernelSize
+        let tapStep = height.dilation * width.inputSize
+        let plane = outputPlane
+        let last = groupOutputs - 1
+        for image in 0..<batchCount {
+            for group in 0..<groups {
+                let groupInput = input + (image * inputChannels + group * groupInputs) * inputPlane
+                let groupOutput = output + (image * outputChannels + group * groupOutputs) * plane
+                let filters = weights + group * groupOutputs * depth
+                let (w0, w1, w2, w3) = (filters, filters + min(1, last) * depth, filters + min(2, last) * depth, filters + min(3, last) * depth)
+                let (w4, w5, w6, w7) = (filters + min(4, last) * depth, filters + min(5, last) * depth,
+                                        filters + min(6, last) * depth, filters + min(7, last) * depth)
+                forEachVector(count: plane) { index, lanes in
+                    var (a0, a1, a2, a3) = (SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>())
+                    var (a4, a5, a6, a7) = (SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>())
+                    var tap = 0
+                    for channel in 0..<groupInputs {
+                        var row = groupInput + channel * inputPlane + index
+                        for _ in 0..<height.kernelSize {
+                            let columns = row.loadVector(at: 0, lanes: lanes)
+                            a0.addProduct(SIMD8(repeating: w0[tap]), columns)
+                            a1.addProduct(SIMD8(repeating: w1[tap]), columns)
+                            a2.addProduct(SIMD8(repeating: w2[tap]), columns)
+                            a3.addProduct(SIMD8(repeating: w3[tap]), columns)
+                            a4.addProduct(SIMD8(repeating: w4[tap]), columns)
+                            a5.addProduct(SIMD8(repeating: w5[tap]), columns)
+                            a6.addProduct(SIMD8(repeating: w6[tap]), columns)
+                            a7.addProduct(SIMD8(repeating: w7[tap]), columns)
+                            row += tapStep
+                            tap += 1
+                        }
+                    }
+                    groupOutput.storeVector(a0, at: index, lanes: lanes)
+                    if last >= 1 { (groupOutput + plane).storeVector(a1, at: index, lanes: lanes) }
+                    if last >= 2 { (groupOutput + 2 * plane).storeVector(a2, at: index, lanes: lanes) }
+                    if last >= 3 { (groupOutput + 3 * plane).storeVector(a3, at: index, lanes: lanes) }
+                    if last >= 4 { (groupOutput + 4 * plane).storeVector(a4, at: index, lanes: lanes) }
+                    if last >= 5 { (groupOutput + 5 * plane).storeVector(a5, at: index, lanes: lanes) }
+                    if last >= 6 { (groupOutput + 6 * plane).storeVector(a6, at: index, lanes: lanes) }
+                    if last >= 7 { (groupOutput + 7 * plane).storeVector(a7, at: index, lanes: lanes) }
                 }
             }
         }

@@ -37,10 +37,10 @@ struct ConvTests {
         return (kernel, output.values, expected, output.guardsIntact && scratch.guardsIntact)
     }
 
-    // 600 random attribute sets across the three strategies; tolerance as stated in
+    // 800 random attribute sets across the four strategies; tolerance as stated in
     // ReferenceComparison.swift: 1e-5 · sqrt(K) · Σ|x·w| + 2e-6, K = C/group · kernel size + 1
     // (the bias), 2e-6 covering the sigmoid/tanh approximation (≤ 1e-6).
-    @Test("matches the ONNX definition", arguments: [0, 1, 2])
+    @Test("matches the ONNX definition", arguments: [0, 1, 2, 3])
     func randomCases(kind: Int) throws {
         var generator = SplitMix64(seed: 31 + UInt64(kind))
         var strategies: Set<ConvKernel.Strategy> = []
@@ -56,7 +56,7 @@ struct ConvTests {
             #expect(guardsIntact, "case \(index) \(test) wrote outside its output or scratch")
             expectClose(actual, expected, "case \(index) \(test) [\(kernel.strategy), \(kernel.rowsPerBlock) rows per block]")
         }
-        let wanted: ConvKernel.Strategy = [.im2col, .depthwise, .pointwise][kind]
+        let wanted: ConvKernel.Strategy = [.im2col, .depthwise, .pointwise, .direct][kind]
         #expect(strategies.contains(wanted), "kind \(kind) never reached \(wanted): \(strategies)")
         #expect(kind != 0 || blocked >= 20, "only \(blocked) general cases ran im2col in several row blocks")
     }

@@ -17,7 +17,8 @@ struct ConvolutionCase: CustomStringConvertible {
 
     var rank: Int { inputShape.count }
 
-    /// `kind` picks which grouping to favour: 0 general, 1 depthwise, 2 pointwise (1×1).
+    /// `kind` picks which grouping to favour: 0 general, 1 depthwise, 2 pointwise (1×1),
+    /// 3 kernels along the height only (kW = 1) with unit strides and no pads.
     static func random(kind: Int, transposed: Bool, using generator: inout SplitMix64) -> ConvolutionCase {
         let rank = Int.random(in: 1...2, using: &generator)
         let pick = { (values: [Int], generator: inout SplitMix64) in values.randomElement(using: &generator)! }
@@ -34,6 +35,17 @@ struct ConvolutionCase: CustomStringConvertible {
         var dilations = (0..<rank).map { _ in pick([1, 1, 2], &generator) }
         var padsBegin = (0..<rank).map { _ in pick([0, 0, 1, 2], &generator) }
         var padsEnd = (0..<rank).map { _ in pick([0, 0, 1, 3], &generator) }
+        if kind == 2 || kind == 3 {
+            // Up to 12 outputs per group: both sides of the direct strategy's limit of 8.
+            outputChannels = groups * pick([1, 5, 8, 9, 12], &generator)
+        }
+        if kind == 3 {
+            kernelShape = rank == 2 ? [pick([1, 2, 3, 5], &generator), 1] : [1]
+            strides = Array(repeating: 1, count: rank)
+            dilations = rank == 2 ? [pick([1, 2], &generator), 1] : [1]
+            padsBegin = Array(repeating: 0, count: rank)
+            padsEnd = Array(repeating: 0, count: rank)
+        }
         if kind == 2 {
             kernelShape = Array(repeating: 1, count: rank)
             strides = Array(repeating: 1, count: rank)
