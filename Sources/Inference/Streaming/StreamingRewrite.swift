@@ -4,6 +4,8 @@ import ONNX
 /// concatenation of carried history and the current chunk, and every recurrent node's initial
 /// state read from a carried-state input. The carried states are extra graph inputs, their
 /// updates extra graph outputs; the original inputs and outputs keep their positions in front.
+/// State lives only in graph inputs because the planner may hand a node's output buffer to
+/// another value between runs; a history kept inside a node's output would not survive that.
 struct StreamingRewrite {
     /// One carried state of the rewritten graph.
     struct State {
