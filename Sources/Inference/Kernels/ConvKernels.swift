@@ -125,7 +125,8 @@ public struct ConvKernel: Sendable, Hashable {
         self.inputCount = try KernelParameterError.checkedProduct([batchCount, inputChannels, inputPlane], of: "input count", kernel: name)
         self.weightCount = try KernelParameterError.checkedProduct([outputChannels, depth], of: "weight count", kernel: name)
         self.outputCount = try KernelParameterError.checkedProduct([batchCount, outputChannels, outputPlane], of: "output count", kernel: name)
-        let rowsPerBlock = min(max(scratchBudget / max(depth * outputWidth, 1), 1), outputHeight)
+        let (rowFloats, tooLarge) = depth.multipliedReportingOverflow(by: outputWidth)
+        let rowsPerBlock = tooLarge ? 1 : min(max(scratchBudget / max(rowFloats, 1), 1), outputHeight)
         self.rowsPerBlock = rowsPerBlock
         self.scratchCount = strategy == .im2col
             ? try KernelParameterError.checkedProduct([depth, rowsPerBlock, outputWidth], of: "im2col scratch", kernel: name) : 0

@@ -111,7 +111,8 @@ public struct ConvTransposeKernel: Sendable, Hashable {
         self.inputCount = try KernelParameterError.checkedProduct([batchCount, inputChannels, inputPlane], of: "input count", kernel: name)
         self.weightCount = try KernelParameterError.checkedProduct([inputChannels, columnRows], of: "weight count", kernel: name)
         self.outputCount = try KernelParameterError.checkedProduct([batchCount, outputChannels, outputPlane], of: "output count", kernel: name)
-        let rowsPerBlock = min(max(scratchBudget / max(columnRows * width.inputSize, 1), 1), height.inputSize)
+        let (rowFloats, tooLarge) = columnRows.multipliedReportingOverflow(by: width.inputSize)
+        let rowsPerBlock = tooLarge ? 1 : min(max(scratchBudget / max(rowFloats, 1), 1), height.inputSize)
         self.rowsPerBlock = rowsPerBlock
         self.scratchCount = strategy == .col2im
             ? try KernelParameterError.checkedProduct([columnRows, rowsPerBlock, width.inputSize], of: "column scratch", kernel: name) : 0

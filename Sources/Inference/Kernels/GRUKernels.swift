@@ -70,9 +70,10 @@ public struct GRUKernel: Sendable, Hashable {
             _ = try KernelParameterError.blasDimension(value, of: what, kernel: name)
         }
         // [gate bias 3H][reset-gated bias H][hidden·Rᵀ B·3H][r ⊙ h B·H][x·Wᵀ B·3H or T·B·3H][state B·H for run]
-        let common = 4 * hiddenSize + gateRows + state
-        self.stepScratchCount = common + gateRows
-        self.scratchCount = try KernelParameterError.checkedProduct([1, common + max(projections, gateRows) + state], of: "scratch", kernel: name)
+        let biases = try KernelParameterError.checkedProduct([4, hiddenSize], of: "4·hidden size", kernel: name)
+        self.stepScratchCount = try KernelParameterError.checkedSum([biases, gateRows, state, gateRows], of: "step scratch", kernel: name)
+        self.scratchCount = try KernelParameterError.checkedSum(
+            [biases, gateRows, state, max(projections, gateRows), state], of: "scratch", kernel: name)
         self.sequenceLength = sequenceLength
         self.batchSize = batchSize
         self.inputSize = inputSize

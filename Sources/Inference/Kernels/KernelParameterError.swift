@@ -38,6 +38,19 @@ extension KernelParameterError {
         return product
     }
 
+    /// The sum of non-negative `terms`, or an error naming `what` when it overflows `Int`.
+    static func checkedSum(_ terms: [Int], of what: String, kernel: String) throws -> Int {
+        var sum = 0
+        for term in terms {
+            let (result, overflow) = sum.addingReportingOverflow(term)
+            guard !overflow else {
+                throw KernelParameterError(kernel: kernel, message: "\(what) overflows Int: \(terms)")
+            }
+            sum = result
+        }
+        return sum
+    }
+
     /// `value` as a BLAS dimension (`Int32`), or an error naming `what`.
     static func blasDimension(_ value: Int, of what: String, kernel: String) throws -> Int32 {
         guard let dimension = Int32(exactly: value), dimension >= 0 else {

@@ -98,5 +98,9 @@ struct ConvTests {
         #expect(throws: KernelParameterError.self) {
             _ = try ConvKernel(batchCount: Int.max / 2, inputChannels: 4, outputChannels: 4, inputShape: [8], kernelShape: [1])
         }
+        // A receptive field whose row of im2col overflows: an error, not an overflow trap.
+        #expect(throws: KernelParameterError.self) {
+            _ = try ConvKernel(batchCount: 1, inputChannels: 1 << 40, outputChannels: 1, inputShape: [1 << 30], kernelShape: [1 << 20])
+        }
     }
 }

@@ -127,5 +127,8 @@ struct GRUTests {
         #expect(throws: KernelParameterError.self) { try GRUKernel(sequenceLength: 3, batchSize: 1, inputSize: 0, hiddenSize: 4, linearBeforeReset: true) }
         #expect(throws: KernelParameterError.self) { try GRUKernel(sequenceLength: 3, batchSize: 2, inputSize: 4, hiddenSize: 4, linearBeforeReset: true, outputTimeStride: 7) }
         #expect(throws: KernelParameterError.self) { try GRUKernel(sequenceLength: 1 << 40, batchSize: 1 << 20, inputSize: 4, hiddenSize: 4, linearBeforeReset: false) }
+        // Sizes whose products fit but whose scratch sum does not: an error, not an overflow trap.
+        #expect(throws: KernelParameterError.self) { try GRUKernel(sequenceLength: 0, batchSize: 1 << 40, inputSize: 1, hiddenSize: 1 << 21, linearBeforeReset: true) }
+        #expect(throws: KernelParameterError.self) { try GRUKernel(sequenceLength: 1, batchSize: 1, inputSize: 1, hiddenSize: Int.max / 3, linearBeforeReset: true) }
     }
 }
