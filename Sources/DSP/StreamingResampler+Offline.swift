@@ -8,37 +8,7 @@ extension StreamingResampler {
     /// lower rate has fewer distinct lengths). Equal rates return `samples` unchanged.
     /// - Throws: `DSPError` for rates the streaming resampler refuses.
     public static func resample(_ samples: [Float], from inputRate: Int, to outputRate: Int) throws -> [Float] {
-        let resampler = try StreamingResampler(inputRate: inputRate, outputRate: outputRate)
-        if inputRate == outputRate { return samples }
-        let up = resampler.upsamplingFactor, down = resampler.downsamplingFactor
-        let n = samples.count
-        let outputCount = n / down * up + (2 * (n % down) * up + down) / (2 * down)
-        let skip = Int(resampler.delay)
-        var result = [Float]()
-        result.reserveCapacity(outputCount)
-        let chunk = 4096
-        var scratch = [Float](repeating: 0, count: resampler.maximumOutputCount(forInputCount: chunk))
-        let silence = [Float](repeating: 0, count: chunk)
-        var offset = 0
-        while result.count < outputCount {
-            let produced: Int
-            if offset < n {
-                let end = min(offset + chunk, n)
-                produced = samples[offset..<end].withUnsafeBufferPointer { input in
-                    scratch.withUnsafeMutableBufferPointer { resampler.process(input, into: $0) }
-                }
-                offset = end
-            } else {
-                produced = silence.withUnsafeBufferPointer { input in
-                    scratch.withUnsafeMutableBufferPointer { resampler.process(input, into: $0) }
-                }
-            }
-            // Output indices [totalOutputCount − produced, totalOutputCount) of the delayed stream.
-            let first = resampler.totalOutputCount - produced
-            for i in 0..<produced where first + i >= skip && result.count < outputCount {
-                result.append(scratch[i])
-            }
-        }
-        return result
+        let resampler = try DelayCompensatedResampler(inputRate: inputRate, outputRate: outputRate)
+        return resampler.process(samples) + resampler.finish()
     }
 }

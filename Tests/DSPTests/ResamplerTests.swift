@@ -211,6 +211,26 @@ import DSP
         #expect(worst < 1e-3)
     }
 
+    @Test func delayCompensatedStreamingEqualsTheOneShotResample() throws {
+        // Same delayed stream, same skip and flush: ragged calls must reproduce the one-shot output.
+        for (inputRate, outputRate) in [(44100, 48000), (48000, 16000), (48000, 48000)] {
+            let input = Self.sine(frequency: 440, rate: inputRate, count: 12345)
+            let expected = try StreamingResampler.resample(input, from: inputRate, to: outputRate)
+            let streaming = try DelayCompensatedResampler(inputRate: inputRate, outputRate: outputRate)
+            var output = [Float]()
+            var offset = 0, size = 7
+            while offset < input.count {
+                let end = min(offset + size, input.count)
+                output += streaming.process(Array(input[offset..<end]))
+                offset = end
+                size = size * 5 % 997 + 1
+            }
+            output += streaming.finish()
+            #expect(output == expected, "\(inputRate)→\(outputRate)")
+            #expect(streaming.outputCount == streaming.outputCount(forInputCount: input.count))
+        }
+    }
+
     @Test func refusesAbsurdRates() {
         #expect(throws: DSPError.self) { try StreamingResampler(inputRate: 0, outputRate: 48000) }
         #expect(throws: DSPError.self) { try StreamingResampler(inputRate: -44100, outputRate: 48000) }
