@@ -194,7 +194,8 @@ public final class ExecutionPlan: @unchecked Sendable {
                 throw InferenceError.invalidInput("input '\(value.name)' has shape \(tensor.shape), axis \(axis) must be \(size)")
             case .symbolic(let symbol):
                 if let bound = bindings[symbol], bound != actual {
-                    throw InferenceError.invalidInput("input '\(value.name)' has \(symbol) = \(actual) on axis \(axis), another input bound \(symbol) = \(bound)")
+                    throw InferenceError.invalidInput(
+                        "input '\(value.name)' has \(symbol) = \(actual) on axis \(axis), another input bound \(symbol) = \(bound)")
                 }
                 bindings[symbol] = actual
             default:

@@ -1,21 +1,3 @@
-/// What the planner knows about a value: its element type, its concrete shape, and its contents
-/// when they are known while planning (initializers, constants and everything folded from them).
-struct ValueDescriptor: Sendable {
-    var elementType: ElementType
-    var shape: [Int]
-    var constant: Tensor?
-
-    init(_ elementType: ElementType, _ shape: [Int], constant: Tensor? = nil) {
-        self.elementType = elementType
-        self.shape = shape
-        self.constant = constant
-    }
-
-    init(constant: Tensor) {
-        self.init(constant.elementType, constant.shape, constant: constant)
-    }
-}
-
 /// One ONNX operator with its attributes parsed (at graph load, for the opset the model declares).
 ///
 /// Planning and executing are separate: `outputs(for:)` does shape inference (and may throw),

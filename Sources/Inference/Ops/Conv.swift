@@ -68,7 +68,9 @@ struct Conv: Operator {
     func outputs(for inputs: [ValueDescriptor?]) throws -> [ValueDescriptor] {
         let x = try inputs.required(0, "X")
         let w = try inputs.required(1, "W")
-        guard x.elementType == .float32, w.elementType == .float32 else { throw OperatorError(unsupported: "X of \(x.elementType), W of \(w.elementType) (float32 only)") }
+        guard x.elementType == .float32, w.elementType == .float32 else {
+            throw OperatorError(unsupported: "X of \(x.elementType), W of \(w.elementType) (float32 only)")
+        }
         let geometry = try geometry(x.shape, w.shape)
         if inputs.count > 2, let bias = inputs[2], bias.shape != [geometry.outputChannels] {
             throw OperatorError("bias shape \(bias.shape) must be [\(geometry.outputChannels)]")

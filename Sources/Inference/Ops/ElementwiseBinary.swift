@@ -85,7 +85,8 @@ struct FloatBinaryKernel<Operation: BinaryOperation>: Kernel {
             switch (firstStride, secondStride) {
             case (1, 1):
                 forEachVector(count: count) { index, lanes in
-                    z.storeVector(Operation.apply(x.loadVector(at: index, lanes: lanes), y.loadVector(at: index, lanes: lanes)), at: index, lanes: lanes)
+                    let result = Operation.apply(x.loadVector(at: index, lanes: lanes), y.loadVector(at: index, lanes: lanes))
+                    z.storeVector(result, at: index, lanes: lanes)
                 }
             case (0, 1):
                 let scalar = SIMD8<Float>(repeating: x.pointee)

@@ -44,7 +44,9 @@ struct GRU: Operator {
         let (t, b) = batchMajor ? (x.shape[1], x.shape[0]) : (x.shape[0], x.shape[1])
         let hidden = hiddenSize ?? r.shape.last ?? 0
         let geometry = Geometry(sequenceLength: t, batch: b, inputSize: x.shape[2], hidden: hidden)
-        guard w.shape == [d, 3 * hidden, geometry.inputSize] else { throw OperatorError("W shape \(w.shape) must be [\(d), \(3 * hidden), \(geometry.inputSize)]") }
+        guard w.shape == [d, 3 * hidden, geometry.inputSize] else {
+            throw OperatorError("W shape \(w.shape) must be [\(d), \(3 * hidden), \(geometry.inputSize)]")
+        }
         guard r.shape == [d, 3 * hidden, hidden] else { throw OperatorError("R shape \(r.shape) must be [\(d), \(3 * hidden), \(hidden)]") }
         if inputs.count > 3, let bias = inputs[3], bias.shape != [d, 6 * hidden] || bias.elementType != .float32 {
             throw OperatorError("B shape \(bias.shape) must be [\(d), \(6 * hidden)] float32")

@@ -30,11 +30,6 @@ struct UnaryActivation: Operator {
     }
 }
 
-extension ValueDescriptor {
-    /// The same type and shape, contents unknown (for a value computed at run time).
-    var constantRemoved: ValueDescriptor { ValueDescriptor(elementType, shape) }
-}
-
 extension Activation {
     var doubleFunction: @Sendable (Double) -> Double {
         switch self {
