@@ -1,12 +1,12 @@
 import DSP
 import Foundation
 
-/// `dfkit compare A B [--max-lag N]`: how far B is from A.
+/// `dfkit compare A B [--max-lag N] [--plot FILE.svg]`: how far B is from A.
 struct CompareCommand: Command {
     static let name = "compare"
     static let summary = "compare two recordings: max |diff|, SNR, segmental SNR, best lag"
     static let help = """
-        USAGE: dfkit compare A B [--max-lag N]
+        USAGE: dfkit compare A B [--max-lag N] [--plot FILE.svg]
 
         Compares B (test) with A (reference), channel by channel, after finding the lag within
         ±N samples that best aligns them (cross-correlation). Both files must have the same
@@ -17,16 +17,27 @@ struct CompareCommand: Command {
         segments, each clamped to [−10, 35] dB).
 
         OPTIONS:
-          --max-lag N   largest lag searched, in samples (default 0: no search)
-          -h, --help    show this help
+          --max-lag N       largest lag searched, in samples (default 0: no search)
+          --plot FILE.svg   also draw the spectrograms of A, B (aligned) and B − A on one dB
+                            colour scale (the loudest cell down 100 dB), with the numbers
+                            above as a caption; multichannel files plot channel 0
+          -h, --help        show this help
         """
 
     let referencePath: String
     let testPath: String
     let maximumLag: Int
+    let plotPath: String?
+
+    /// Writing the plot failed; names the file.
+    struct PlotFailure: Error, CustomStringConvertible {
+        let description: String
+    }
 
     init(arguments: inout ArgumentList) throws {
         maximumLag = try arguments.number("--max-lag", as: Int.self) ?? 0
+        plotPath = try arguments.value("--plot")
+        if plotPath?.isEmpty == true { throw CommandLineError("--plot needs a file name") }
         guard maximumLag >= 0 else { throw CommandLineError("--max-lag must be ≥ 0") }
         let files = try arguments.positionals()
         guard files.count == 2 else { throw CommandLineError("expected two files A B, got \(files.count)") }
@@ -43,16 +54,47 @@ struct CompareCommand: Command {
         guard reference.channelCount == test.channelCount else {
             throw CommandLineError("\(referencePath) has \(reference.channelCount) channels but \(testPath) \(test.channelCount)")
         }
+        var firstChannel: SignalComparison?
         for channel in 0..<reference.channelCount {
             let lag = SignalAlignment.bestLag(reference: reference.channels[channel], test: test.channels[channel], maximumLag: maximumLag)
             let result = SignalComparison(reference: reference.channels[channel], test: test.channels[channel], lag: lag,
                                           segmentLength: reference.sampleRate / 100)
+            if channel == 0 { firstChannel = result }
             if reference.channelCount > 1 { print("channel \(channel):") }
             print("lag: \(result.lag)")
             print("compared: \(result.comparedCount) samples")
             print("max |diff|: \(result.maximumAbsoluteDifference)")
             print("snr: \(String(format: "%.2f", result.snrDecibels)) dB")
             print("segmental snr: " + (result.segmentalSNRDecibels.map { String(format: "%.2f dB", $0) } ?? "n/a (shorter than one segment)"))
+        }
+        if let plotPath, let firstChannel {
+            try writePlot(to: plotPath, reference: reference, test: test, comparison: firstChannel)
+        }
+    }
+
+    private func writePlot(to path: String, reference: AudioSignal, test: AudioSignal, comparison: SignalComparison) throws {
+        let referenceName = URL(fileURLWithPath: referencePath).lastPathComponent
+        let testName = URL(fileURLWithPath: testPath).lastPathComponent
+        let referenceStart = max(0, -comparison.lag), testStart = max(0, comparison.lag)
+        let count = comparison.comparedCount
+        let a = Array(reference.channels[0][referenceStart..<(referenceStart + count)])
+        let b = Array(test.channels[0][testStart..<(testStart + count)])
+        let rate = reference.sampleRate
+        var numbers = "max |diff| \(String(format: "%.4g", comparison.maximumAbsoluteDifference))"
+        numbers += String(format: ", SNR %.2f dB", comparison.snrDecibels)
+        numbers += comparison.segmentalSNRDecibels.map { String(format: ", segmental SNR %.2f dB", $0) } ?? ""
+        numbers += ", lag \(comparison.lag) samples (B[n + lag] ↔ A[n]), \(count) samples compared"
+        var caption = [numbers]
+        if reference.channelCount > 1 {
+            caption.append("Channel 0 of \(reference.channelCount) plotted; the numbers above are channel 0's.")
+        }
+        let svg = try SpectrogramPlot(title: "dfkit compare: A = \(referenceName), B = \(testName)", caption: caption,
+                                      reference: (referenceName, a), test: (testName, b), sampleRate: rate,
+                                      startTime: Double(referenceStart) / Double(rate)).svg()
+        do {
+            try Data(svg.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw PlotFailure(description: "cannot write plot \(path): \(error.localizedDescription)")
         }
     }
 }
