@@ -51,14 +51,19 @@ extension Tensor {
             guard let dimension = Int(text), dimension >= 0, dimension <= Int(Int32.max) else { throw failure("malformed shape \(shapeText)") }
             shape.append(dimension)
         }
+        // Check the data's size against the header's shape before allocating: a 128-byte file
+        // must not get the gigabytes its header claims.
+        let dataStart = headerStart + headerLength
+        guard let count = try? Tensor.elementCount(of: shape),
+              case let (needed, overflow) = count.multipliedReportingOverflow(by: type.byteCount), !overflow
+        else { throw failure("shape \(shape) is too large") }
+        guard bytes.count - dataStart == needed else {
+            throw failure("data has \(bytes.count - dataStart) bytes, shape \(shape) of \(type) needs \(needed)")
+        }
         do {
             try self.init(zeros: type, shape: shape)
         } catch {
             throw failure("shape \(shape) is too large")
-        }
-        let dataStart = headerStart + headerLength
-        guard bytes.count - dataStart == byteCount else {
-            throw failure("data has \(bytes.count - dataStart) bytes, shape \(shape) of \(type) needs \(byteCount)")
         }
         let destination = self.bytes
         bytes.withUnsafeBytes { source in

@@ -15,8 +15,23 @@ extension Tensor {
             }
             shape.append(Int(dim))
         }
+        // The dims are only a claim: check the payload holds that many elements before allocating,
+        // or a 100-byte model declaring 4 GB of zeros would get them (found by ModelReaderFuzzer).
+        let count = try Tensor.elementCount(of: shape)
+        let payloadCount = if let raw = proto.rawData {
+            raw.count / elementType.byteCount
+        } else {
+            switch elementType {
+            case .float32: proto.floatData.count
+            case .float64: proto.doubleData.count
+            case .int32, .bool: proto.int32Data.count
+            case .int64: proto.int64Data.count
+            }
+        }
+        guard payloadCount >= count else {
+            throw InferenceError.invalidShape("\(label): \(payloadCount) elements stored, dims \(shape) need \(count)")
+        }
         try self.init(zeros: elementType, shape: shape)
-        let count = elementCount
         if let raw = proto.rawData {
             guard raw.count == byteCount else {
                 throw InferenceError.invalidShape("\(label): raw_data has \(raw.count) bytes, dims \(shape) of \(elementType) need \(byteCount)")
