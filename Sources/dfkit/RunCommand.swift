@@ -51,12 +51,23 @@ struct RunCommand: Command {
         }
     }
 
+    /// An engine error while building or running the graph, with the files it concerns.
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
     func run() throws {
-        let graph = try Graph(model: ModelProto(contentsOfFile: modelPath))
+        let model = try ModelProto(contentsOfFile: modelPath)
+        let graph: Graph
+        do {
+            graph = try Graph(model: model)
+        } catch let error as InferenceError {
+            throw Failure(description: "\(modelPath): \(error)")
+        }
         var tensors: [String: Tensor] = [:]
         for (name, path) in inputs {
             guard graph.inputNames.contains(name) else {
-                throw CommandLineError("the model has no input '\(name)'; its inputs are \(graph.inputNames.joined(separator: ", "))")
+                throw CommandLineError("\(modelPath) has no input '\(name)'; its inputs are \(graph.inputNames.joined(separator: ", "))")
             }
             tensors[name] = try Tensor(numPyFile: path)
         }
@@ -67,7 +78,14 @@ struct RunCommand: Command {
         var profile = OperatorProfile()
         let clock = ContinuousClock()
         let start = clock.now
-        let outputs = profiles ? try executor.run(tensors, profile: &profile) : try executor.run(tensors)
+        let outputs: [String: Tensor]
+        do {
+            outputs = profiles ? try executor.run(tensors, profile: &profile) : try executor.run(tensors)
+        } catch let error as InferenceError {
+            // Errors about an input quote its name; name the .npy file it came from too.
+            let files = inputs.filter { "\(error)".contains("'\($0.name)'") }.map { "\($0.name) from \($0.path)" }
+            throw Failure(description: "\(modelPath): \(error)" + (files.isEmpty ? "" : " (\(files.joined(separator: ", ")))"))
+        }
         let elapsed = clock.now - start
 
         try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
