@@ -5,7 +5,9 @@ import CFFTW
 /// `framesPerColumn` (an averaged periodogram, so a long signal fits in a bounded grid).
 ///
 /// Frame `t` covers samples `t·hopSize ..< t·hopSize + fftSize`, zero-padded past the end; there
-/// are as many frames as it takes to cover every sample (`frameCount(sampleCount:…)`).
+/// are as many frames as it takes to cover every sample (`frameCount(sampleCount:…)`). A
+/// `centered` spectrogram analyses the signal as if `fftSize/2` zeros were added at both ends,
+/// so frame `t` is centred on sample `t·hopSize` and the frames reach both ends of the signal.
 ///
 /// Calibrated as a one-sided amplitude spectrum: a sine of amplitude A centred on bin k
 /// (0 < k < fftSize/2) reads power A² there (20·log10 A dB), a constant c reads c² in bin 0;
@@ -35,7 +37,13 @@ public struct Spectrogram: Sendable {
 
     /// Analyses `signal`. O(frames · fftSize · log fftSize); memory O(columns · bins).
     /// - Throws: `DSPError` unless `2 ≤ fftSize ≤ 2^20`, `hopSize ≥ 1` and `framesPerColumn ≥ 1`.
-    public init(signal: [Float], fftSize: Int, hopSize: Int, framesPerColumn: Int = 1) throws {
+    public init(signal: [Float], fftSize: Int, hopSize: Int, framesPerColumn: Int = 1, centered: Bool = false) throws {
+        try self.init(signal: signal[...], fftSize: fftSize, hopSize: hopSize, framesPerColumn: framesPerColumn,
+                      centered: centered)
+    }
+
+    /// Analyses a part of a signal without copying it.
+    public init(signal: ArraySlice<Float>, fftSize: Int, hopSize: Int, framesPerColumn: Int = 1, centered: Bool = false) throws {
         guard (2...Self.maximumFFTSize).contains(fftSize) else {
             throw DSPError(component: "Spectrogram", reason: "fftSize \(fftSize) outside 2…\(Self.maximumFFTSize)")
         }
@@ -48,7 +56,9 @@ public struct Spectrogram: Sendable {
         self.fftSize = fftSize
         self.hopSize = hopSize
         self.framesPerColumn = framesPerColumn
-        let frameCount = Self.frameCount(sampleCount: signal.count, fftSize: fftSize, hopSize: hopSize)
+        let padding = centered ? fftSize / 2 : 0
+        let frameCount = Self.frameCount(sampleCount: signal.isEmpty ? 0 : signal.count + 2 * padding,
+                                         fftSize: fftSize, hopSize: hopSize)
         self.frameCount = frameCount
         let columnCount = frameCount / framesPerColumn + (frameCount % framesPerColumn == 0 ? 0 : 1)
         self.columnCount = columnCount
@@ -84,10 +94,13 @@ public struct Spectrogram: Sendable {
             window.withUnsafeBufferPointer { window in
                 power.withUnsafeMutableBufferPointer { power in
                     for t in 0..<frameCount {
-                        let start = t * hopSize
-                        let available = min(fftSize, samples.count - start)
-                        for n in 0..<available { frame[n] = samples[start + n] * window[n] }
-                        for n in available..<fftSize { frame[n] = 0 }
+                        // Frame sample n is signal sample start + n; zero outside the signal.
+                        let start = t * hopSize - padding
+                        let first = min(max(-start, 0), fftSize)
+                        let end = max(min(samples.count - start, fftSize), first)
+                        for n in 0..<first { frame[n] = 0 }
+                        for n in first..<end { frame[n] = samples[start + n] * window[n] }
+                        for n in end..<fftSize { frame[n] = 0 }
                         fftwf_execute(plan)
                         let column = t / framesPerColumn
                         let row = column * binCount

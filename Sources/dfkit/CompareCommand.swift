@@ -77,8 +77,8 @@ struct CompareCommand: Command {
         let testName = URL(fileURLWithPath: testPath).lastPathComponent
         let referenceStart = max(0, -comparison.lag), testStart = max(0, comparison.lag)
         let count = comparison.comparedCount
-        let a = Array(reference.channels[0][referenceStart..<(referenceStart + count)])
-        let b = Array(test.channels[0][testStart..<(testStart + count)])
+        let a = reference.channels[0][referenceStart..<(referenceStart + count)]
+        let b = test.channels[0][testStart..<(testStart + count)]
         let rate = reference.sampleRate
         var numbers = "max |diff| \(String(format: "%.4g", comparison.maximumAbsoluteDifference))"
         numbers += String(format: ", SNR %.2f dB", comparison.snrDecibels)

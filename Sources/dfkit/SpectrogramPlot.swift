@@ -35,31 +35,29 @@ struct SpectrogramPlot {
     /// Analyses `reference`, `test` and `test − reference` (already aligned; the longer is cut to
     /// the shorter). `caption` lines go under the panels, followed by one describing the analysis.
     /// O(n log fftSize) time; memory bounded by the panel size, not the signal length.
-    init(title: String, caption: [String], reference: (name: String, samples: [Float]),
-         test: (name: String, samples: [Float]), sampleRate: Int, startTime: Double) throws {
+    init(title: String, caption: [String], reference: (name: String, samples: ArraySlice<Float>),
+         test: (name: String, samples: ArraySlice<Float>), sampleRate: Int, startTime: Double) throws {
         let count = min(reference.samples.count, test.samples.count)
         guard count > 0 else { throw Failure(description: "nothing to plot: the aligned signals overlap in 0 samples") }
         // About 20 ms windows (1024 at 48 kHz, 512 at 16 kHz), hop a quarter window.
         var fftSize = 16
         while fftSize < sampleRate / 50 { fftSize *= 2 }
         let hopSize = fftSize / 4
-        // Half a window of silence either side centres frame t on sample t·hop and lets the
-        // frames reach both ends of the signal.
-        let padding = [Float](repeating: 0, count: fftSize / 2)
+        // Centred frames (as if padded by half a window at both ends) reach both ends of the signal.
         let frames = Spectrogram.frameCount(sampleCount: count + fftSize, fftSize: fftSize, hopSize: hopSize)
         let framesPerColumn = (frames + Self.maximumColumns - 1) / Self.maximumColumns
 
-        let a = Array(reference.samples.prefix(count)), b = Array(test.samples.prefix(count))
-        var difference = [Float](repeating: 0, count: count)
-        for n in 0..<count { difference[n] = b[n] - a[n] }
-        func grid(_ samples: [Float]) throws -> DecibelGrid {
-            DecibelGrid(try Spectrogram(signal: padding + samples + padding, fftSize: fftSize, hopSize: hopSize, framesPerColumn: framesPerColumn),
+        let a = reference.samples.prefix(count), b = test.samples.prefix(count)
+        let difference = zip(b, a).map { $0 - $1 }
+        func grid(_ samples: ArraySlice<Float>) throws -> DecibelGrid {
+            DecibelGrid(try Spectrogram(signal: samples, fftSize: fftSize, hopSize: hopSize, framesPerColumn: framesPerColumn,
+                                        centered: true),
                         maximumRows: Self.maximumRows)
         }
         panels = [
             Panel(title: "A: \(reference.name)", grid: try grid(a)),
             Panel(title: "B: \(test.name)", grid: try grid(b)),
-            Panel(title: "B − A", grid: try grid(difference)),
+            Panel(title: "B − A", grid: try grid(difference[...])),
         ]
         self.title = title
         self.caption = caption + [

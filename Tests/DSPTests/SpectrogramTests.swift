@@ -88,6 +88,29 @@ import DSP
         }
     }
 
+    @Test func centredFramesAreCentredOnMultiplesOfTheHop() throws {
+        // An impulse at sample 5·hop sits at the centre of centred frame 5, where the periodic
+        // Hann window is exactly 1: |X_k| = 1 in every bin, so interior bins read (2/Σw)² = 16/N²
+        // and bin 0 reads 4/N². Frames 0 and 9 (centred on the first sample and past the last)
+        // exist: 1 + ⌈(n + N − N)/hop⌉ frames. Float rounding only: 1e-5 relative.
+        let fftSize = 256, hopSize = 64
+        var signal = [Float](repeating: 0, count: 8 * hopSize + 1)
+        signal[5 * hopSize] = 1
+        let spectrogram = try Spectrogram(signal: signal, fftSize: fftSize, hopSize: hopSize, centered: true)
+        #expect(spectrogram.frameCount == 1 + 9)
+        let interior = 16 / Float(fftSize * fftSize)
+        for bin in 1..<(fftSize / 2) {
+            #expect(abs(spectrogram.power(column: 5, bin: bin) / interior - 1) < 1e-5, "bin \(bin)")
+        }
+        #expect(abs(spectrogram.power(column: 5, bin: 0) / (interior / 4) - 1) < 1e-5)
+        // Frames 3 and 7 start or end exactly on the impulse, where the window is 0.
+        #expect(spectrogram.power(column: 3, bin: 1) == 0 && spectrogram.power(column: 7, bin: 1) == 0)
+        // A slice is analysed in place: the same as the copied samples.
+        let slice = try Spectrogram(signal: signal[64...], fftSize: fftSize, hopSize: hopSize, centered: true)
+        let copy = try Spectrogram(signal: Array(signal[64...]), fftSize: fftSize, hopSize: hopSize, centered: true)
+        #expect(slice.power == copy.power)
+    }
+
     @Test func framesCoverEverySample() {
         #expect(Spectrogram.frameCount(sampleCount: 0, fftSize: 1024, hopSize: 256) == 0)
         #expect(Spectrogram.frameCount(sampleCount: 1, fftSize: 1024, hopSize: 256) == 1)
