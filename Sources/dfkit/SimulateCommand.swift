@@ -1,4 +1,5 @@
 import DSP
+import DeepFilter
 import Foundation
 import Realtime
 
@@ -28,7 +29,10 @@ struct SimulateCommand: Command {
                                each hardware rate); default: a 440 Hz tone in white noise
           --output FILE        write the forwarded app-rate output as a 32-bit float WAV
           --processor P        passthrough (default), cost:MS (passes frames through, charged MS
-                               milliseconds each) or dfn3
+                               milliseconds each) or dfn3 (DeepFilterNet3 at the app rate, each
+                               frame charged its measured time; run with OPENBLAS_NUM_THREADS=1)
+          --model DIR          the DFN3 model directory for --processor dfn3
+                               (default: Models/DeepFilterNet3)
           --disable-nc         noise cancelling off: frames pass through unprocessed, uncharged
           --fault F            inject a fault (repeatable; times in ms from the start):
                                  drop:T[:COUNT]    lose COUNT callbacks (default 1) from time T
@@ -55,6 +59,7 @@ struct SimulateCommand: Command {
     private let inputPath: String?
     private let outputPath: String?
     private let processor: ProcessorChoice
+    private let modelDirectory: String
     private let noiseCancellationEnabled: Bool
     private let faults: [Fault]
     private let printsJSON: Bool
@@ -85,6 +90,7 @@ struct SimulateCommand: Command {
         outputPath = try arguments.value("--output")
         plotPath = try arguments.value("--plot")
         processor = try Self.parseProcessor(arguments.value("--processor") ?? "passthrough")
+        modelDirectory = try arguments.value("--model") ?? "Models/DeepFilterNet3"
         faults = try arguments.values("--fault").map(Self.parseFault)
         let leftovers = try arguments.positionals()
         guard leftovers.isEmpty else { throw CommandLineError("unexpected argument '\(leftovers[0])'") }
@@ -141,8 +147,10 @@ struct SimulateCommand: Command {
     }
 
     func run() throws {
+        let bundle: ModelBundle?
+        if case .deepFilter = processor { bundle = try ModelBundle(directory: modelDirectory) } else { bundle = nil }
         if sweeps {
-            print(try sweepTable())
+            print(try sweepTable(bundle: bundle))
             return
         }
         guard let hardwareRate, let bufferFrames, let delivery else { return }
@@ -150,7 +158,7 @@ struct SimulateCommand: Command {
             hardware: try HardwareFormat(sampleRate: hardwareRate, bufferFrames: bufferFrames), appRate: appRate,
             delivery: delivery, duration: seconds, faults: faults, noiseCancellationEnabled: noiseCancellationEnabled,
             recordsCallbacks: printsJSON || plotPath != nil, collectsOutput: outputPath != nil)
-        let result = try simulate(configuration)
+        let result = try simulate(configuration, bundle: bundle)
         if let outputPath {
             try AudioFileWriter.write(AudioSignal(sampleRate: appRate, channels: [result.output]), to: outputPath,
                                       encoding: .float32)
@@ -162,7 +170,7 @@ struct SimulateCommand: Command {
         print(printsJSON ? try json(result) : text(result.statistics))
     }
 
-    private func simulate(_ configuration: SimulationConfiguration) throws -> SimulationResult {
+    private func simulate(_ configuration: SimulationConfiguration, bundle: ModelBundle?) throws -> SimulationResult {
         let source: any CaptureSource
         if let inputPath {
             let signal = try AudioFileReader.read(path: inputPath)
@@ -181,8 +189,8 @@ struct SimulateCommand: Command {
         case .cost(let milliseconds):
             frameProcessor = try SyntheticCostProcessor(costPerFrame: .nanoseconds(Int64((milliseconds * 1e6).rounded())))
         case .deepFilter:
-            throw CommandLineError("--processor dfn3 is not available yet: the DFN3 StreamEnhancer and its "
-                + "rate-adapting wrapper have not landed; use passthrough or cost:MS")
+            guard let bundle else { throw CommandLineError("--processor dfn3 needs the model (--model DIR)") }
+            frameProcessor = try DeepFilterFrameProcessor(bundle: bundle, sampleRate: configuration.appRate)
         }
         return try CaptureSimulator(configuration: configuration, source: source, processor: frameProcessor).run()
     }
@@ -236,7 +244,7 @@ struct SimulateCommand: Command {
             """
     }
 
-    private func sweepTable() throws -> String {
+    private func sweepTable(bundle: ModelBundle?) throws -> String {
         let rates = hardwareRate.map { [$0] } ?? [44_100, 48_000, 16_000]
         var rows: [[String]] = [[
             "hw rate", "buffer", "delivery", "period ms", "callback sizes", "frames/cb", "latency ms mean/max",
@@ -248,7 +256,7 @@ struct SimulateCommand: Command {
                     let configuration = SimulationConfiguration(
                         hardware: try HardwareFormat(sampleRate: rate, bufferFrames: frames), appRate: appRate,
                         delivery: mode, duration: seconds, faults: faults, noiseCancellationEnabled: noiseCancellationEnabled)
-                    let statistics = try simulate(configuration).statistics
+                    let statistics = try simulate(configuration, bundle: bundle).statistics
                     let sizes = statistics.callbackSizes.bins.map { String($0.value) }
                     rows.append([
                         String(rate), String(frames), mode.rawValue, String(format: "%.2f", statistics.callbackPeriodMs),

@@ -94,13 +94,35 @@ struct SimulateCommandTests {
         #expect(try Self.integer(stats["missing_samples"]) == lost)
     }
 
+    // MARK: DFN3
+
+    static var modelDirectory: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Models/DeepFilterNet3").path
+    }
+
+    /// With the app at the model's rate, the algorithmic part of the end-to-end latency is DFN3's
+    /// 1440 samples at 48 kHz = 30 ms, and every frame goes through the network.
+    @Test func deepFilterProcessorReportsThirtyMillisecondsAt48kHz() throws {
+        try #require(FileManager.default.fileExists(atPath: Self.modelDirectory + "/enc.onnx"),
+                     "the DFN3 model is missing at \(Self.modelDirectory): run Scripts/setup")
+        let (_, stats) = try Self.simulateJSON(
+            ["--hw-rate", "48000", "--hw-buffer", "512", "--app-rate", "48000", "--delivery", "exact", "--seconds", "1",
+             "--processor", "dfn3", "--model", Self.modelDirectory])
+        let components = try #require(stats["latency_components_ms"] as? [String: Any])
+        #expect(try Self.double(components["algorithmic"]) == 30)
+        // 93 callbacks of 512 fire by 1 s = 47 616 samples = 99 frames, all processed.
+        #expect(try Self.integer(stats["frames_processed"]) == 99)
+        #expect(try Self.integer(stats["processing_failures"]) == 0)
+    }
+
     // MARK: Errors
 
     @Test func refusesBadInputWithAMessage() throws {
         let base = ["simulate", "--hw-rate", "44100", "--app-rate", "16000", "--delivery", "exact"]
         let cases: [([String], String)] = [
             (base + ["--hw-buffer", "1000"], "1000"),
-            (base + ["--hw-buffer", "1024", "--processor", "dfn3"], "not available yet"),
+            (base + ["--hw-buffer", "1024", "--processor", "dfn3", "--model", "/nonexistent/dfn3"], "/nonexistent/dfn3"),
             (base + ["--hw-buffer", "1024", "--processor", "cost:-1"], "cost:MS"),
             (base + ["--hw-buffer", "1024", "--fault", "wobble:3"], "wobble"),
             (base + ["--hw-buffer", "1024", "--fault", "route:100:0"], "0 Hz"),
