@@ -125,9 +125,4 @@ public struct Spectrogram: Sendable {
     public func power(column: Int, bin: Int) -> Float {
         power[column * binCount + bin]
     }
-
-    /// The centre frequency of `bin` in Hz at `sampleRate`.
-    public func frequency(ofBin bin: Int, sampleRate: Int) -> Double {
-        Double(bin) * Double(sampleRate) / Double(fftSize)
-    }
 }
