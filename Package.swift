@@ -38,12 +38,15 @@ let package = Package(
         .executableTarget(name: "dfbench", dependencies: ["DeepFilter", "Realtime", "Inference", "ONNX", "DSP"],
                           path: "Benchmarks/dfbench", swiftSettings: vectorISA),
 
-        .testTarget(name: "ProtobufTests", dependencies: ["Protobuf"], swiftSettings: vectorISA),
-        .testTarget(name: "ONNXTests", dependencies: ["ONNX", "Protobuf"], swiftSettings: vectorISA),
+        // Test support shared by several test targets: seeded random numbers, generated-fixture lookup.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "ProtobufTests", dependencies: ["Protobuf", "TestSupport"], swiftSettings: vectorISA),
+        .testTarget(name: "ONNXTests", dependencies: ["ONNX", "Protobuf", "TestSupport"], swiftSettings: vectorISA),
         // Test support: counts a thread's heap allocations by interposing malloc (see its header).
         .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
-        .testTarget(name: "InferenceTests", dependencies: ["Inference", "ONNX", "AllocationCounter", "CBLAS"], swiftSettings: vectorISA),
-        .testTarget(name: "DSPTests", dependencies: ["DSP"], swiftSettings: vectorISA),
+        .testTarget(name: "InferenceTests", dependencies: ["Inference", "ONNX", "AllocationCounter", "CBLAS", "TestSupport"],
+                    swiftSettings: vectorISA),
+        .testTarget(name: "DSPTests", dependencies: ["DSP", "TestSupport"], swiftSettings: vectorISA),
         .testTarget(name: "DeepFilterTests", dependencies: ["DeepFilter", "DSP", "Inference", "AllocationCounter", "CBLAS"],
                     swiftSettings: vectorISA),
         .testTarget(name: "RealtimeTests", dependencies: ["Realtime", "DeepFilter", "DSP"], swiftSettings: vectorISA),

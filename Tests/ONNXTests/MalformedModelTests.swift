@@ -1,3 +1,4 @@
+import TestSupport
 import ONNX
 import Protobuf
 import Testing

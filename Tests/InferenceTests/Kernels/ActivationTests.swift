@@ -1,5 +1,6 @@
 // Activations against Double formulas from the ONNX operator definitions.
 
+import TestSupport
 import Foundation
 import Inference
 import Testing

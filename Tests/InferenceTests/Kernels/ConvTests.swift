@@ -1,5 +1,6 @@
 // ConvKernel against the Double reference of ConvolutionCase (the ONNX Conv definition).
 
+import TestSupport
 import Inference
 import Testing
 

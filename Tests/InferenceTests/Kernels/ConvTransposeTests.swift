@@ -1,6 +1,7 @@
 // ConvTransposeKernel against the Double gather reference of ConvolutionCase (the ONNX
 // ConvTranspose definition) and against the worked examples of the ONNX operator docs.
 
+import TestSupport
 import Inference
 import Testing
 

@@ -2,6 +2,7 @@
 // references written from the ONNX operator definitions over N-D multi-indices (independent of
 // the kernels' 2-D loop structure, im2col and col2im).
 
+import TestSupport
 import Foundation
 import Inference
 

@@ -2,6 +2,7 @@
 // C = alpha · op(A) · op(B) + beta · C, over random shapes that reach every dispatch path
 // (sgemm, sgemv for N == 1 and for M == 1, the K == 0 scaling) with padded leading dimensions.
 
+import TestSupport
 import Inference
 import Testing
 

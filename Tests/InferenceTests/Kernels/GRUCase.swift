@@ -8,6 +8,7 @@
 // with per-batch sequence lengths as onnxruntime runs them: entry b sees its first L_b inputs
 // (reversed for the reverse direction), Y is 0 beyond L_b.
 
+import TestSupport
 import Foundation
 import Inference
 

@@ -5,6 +5,7 @@
 // of each step's dot products (the ReferenceComparison.swift rule) accumulated over the steps
 // through gates of slope ≤ 1, plus the ≤ 1e-6 sigmoid/tanh approximation error per step.
 
+import TestSupport
 import Inference
 import Testing
 

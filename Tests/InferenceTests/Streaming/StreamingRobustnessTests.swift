@@ -1,3 +1,4 @@
+import TestSupport
 import Inference
 import ONNX
 import Testing

@@ -2,30 +2,36 @@ import Foundation
 
 /// Files written by `Scripts/gen-onnx-fixtures.py` (run by `Scripts/setup`) into
 /// Tests/Fixtures/generated/onnx-fixtures/.
-enum GeneratedFixtures {
-    static let directory = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/generated/onnx-fixtures")
+public enum GeneratedFixtures {
+    public static let repositoryRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    struct Missing: Error, CustomStringConvertible {
-        let path: String
-        var description: String { "fixture \(path) is missing; run Scripts/setup to generate it" }
+    public static let directory = repositoryRoot.appendingPathComponent("Tests/Fixtures/generated/onnx-fixtures")
+
+    public struct Missing: Error, CustomStringConvertible {
+        public let path: String
+
+        public init(path: String) {
+            self.path = path
+        }
+
+        public var description: String { "fixture \(path) is missing; run Scripts/setup to generate it" }
     }
 
-    static func data(_ name: String) throws -> Data {
+    public static func data(_ name: String) throws -> Data {
         let url = directory.appendingPathComponent(name)
         guard let data = FileManager.default.contents(atPath: url.path) else { throw Missing(path: url.path) }
         return data
     }
 
-    static func decodeJSON<Value: Decodable>(_ name: String, as type: Value.Type) throws -> Value {
+    public static func decodeJSON<Value: Decodable>(_ name: String, as type: Value.Type) throws -> Value {
         try JSONDecoder().decode(Value.self, from: data(name))
     }
 }
 
 extension Array where Element == UInt8 {
     /// Bytes of a hex string such as "08ac02"; nil if it is not one.
-    init?(hex: String) {
+    public init?(hex: String) {
         let digits = Array(hex.utf8)
         guard digits.count % 2 == 0 else { return nil }
         var bytes: [UInt8] = []
