@@ -16,54 +16,50 @@ import Testing
         return try OfficialReferences.mono(clip.file).channels[0]
     }
 
-    @Test func streamEnhancerAllocatesNothingPerHop() throws {
+    /// Feeds `signal` in frames of `frameLength` (cycling), 20 unmeasured then 1000 counted, and
+    /// runs `finally` inside the counted span; returns the allocations counted.
+    static func allocations(frameLength: Int, of signal: [Float],
+                            process: (UnsafeBufferPointer<Float>, UnsafeMutableBufferPointer<Float>) -> Void,
+                            finally: () -> Void = {}) -> UInt64 {
         // OpenBLAS's threaded SGEMM mallocs a work buffer per call; real-time use is single-threaded.
         openblas_set_num_threads(1)
+        var output = [Float](repeating: 0, count: frameLength)
+        var allocations: UInt64 = 0
+        signal.withUnsafeBufferPointer { signal in
+            output.withUnsafeMutableBufferPointer { output in
+                let frames = signal.count / frameLength
+                func frame(_ index: Int) -> UnsafeBufferPointer<Float> {
+                    let start = (index % frames) * frameLength
+                    return UnsafeBufferPointer(rebasing: signal[start..<(start + frameLength)])
+                }
+                for index in 0..<20 { process(frame(index), output) }
+                allocation_counter_start()
+                for index in 20..<1020 { process(frame(index), output) }
+                finally()
+                allocations = allocation_counter_stop()
+            }
+        }
+        return allocations
+    }
+
+    @Test func streamEnhancerAllocatesNothingPerHop() throws {
         var settings = EnhancementSettings.officialDefault
         settings.postFilterBeta = 0.02
         settings.attenuationLimitDecibels = 12
         let enhancer = try StreamEnhancer(bundle: ModelBundle(directory: OfficialReferences.modelDirectory), settings: settings)
-        let speech = try Self.noisySpeech()
-        let hop = enhancer.hopSize
-        var output = [Float](repeating: 0, count: hop)
-        var allocations: UInt64 = 0
-        speech.withUnsafeBufferPointer { speech in
-            output.withUnsafeMutableBufferPointer { output in
-                let hops = speech.count / hop
-                for t in 0..<20 { enhancer.process(input: UnsafeBufferPointer(rebasing: speech[(t * hop)..<((t + 1) * hop)]), output: output) }
-                allocation_counter_start()
-                for t in 0..<1000 {
-                    let start = (t % hops) * hop
-                    enhancer.process(input: UnsafeBufferPointer(rebasing: speech[start..<(start + hop)]), output: output)
-                }
-                enhancer.reset()
-                allocations = allocation_counter_stop()
-            }
-        }
+        let allocations = Self.allocations(frameLength: enhancer.hopSize, of: try Self.noisySpeech(),
+                                           process: { enhancer.process(input: $0, output: $1) },
+                                           finally: { enhancer.reset() })
         #expect(allocations == 0, "\(allocations) heap allocations in 1000 hops and a reset")
     }
 
     @Test(arguments: [16_000, 44_100])
     func rateAdaptingEnhancerAllocatesNothingPerFrame(sampleRate: Int) throws {
-        openblas_set_num_threads(1)
         let enhancer = try RateAdaptingStreamEnhancer(bundle: ModelBundle(directory: OfficialReferences.modelDirectory),
                                                       settings: .upstreamDefault, sampleRate: sampleRate)
         let speech = try StreamingResampler.resample(Self.noisySpeech(), from: 48_000, to: sampleRate)
-        let frame = enhancer.samplesPerFrame
-        var output = [Float](repeating: 0, count: frame)
-        var allocations: UInt64 = 0
-        speech.withUnsafeBufferPointer { speech in
-            output.withUnsafeMutableBufferPointer { output in
-                let frames = speech.count / frame
-                for t in 0..<20 { enhancer.process(input: UnsafeBufferPointer(rebasing: speech[(t * frame)..<((t + 1) * frame)]), output: output) }
-                allocation_counter_start()
-                for t in 0..<1000 {
-                    let start = (t % frames) * frame
-                    enhancer.process(input: UnsafeBufferPointer(rebasing: speech[start..<(start + frame)]), output: output)
-                }
-                allocations = allocation_counter_stop()
-            }
-        }
+        let allocations = Self.allocations(frameLength: enhancer.samplesPerFrame, of: speech,
+                                           process: { enhancer.process(input: $0, output: $1) })
         #expect(allocations == 0, "\(sampleRate) Hz: \(allocations) heap allocations in 1000 frames")
     }
 }
