@@ -102,8 +102,13 @@ struct NetworkGraphs: Sendable {
     let erbDecoder: Graph
     let dfDecoder: Graph
 
-    /// OpenBLAS 0.3.21 runs small SGEMMs ~3.5× slower until one large one has run in the process.
-    private static let openBLASWarmUp: Void = GEMMKernel.warmUp()
+    /// The enhancers run OpenBLAS single-threaded (the real-time path must not allocate, and the
+    /// offline and streaming paths must sum in the same order), and OpenBLAS 0.3.21 runs small
+    /// SGEMMs ~3.5× slower until one large one has run in the process.
+    private static let openBLASWarmUp: Void = {
+        GEMMKernel.runSingleThreaded()
+        GEMMKernel.warmUp()
+    }()
 
     init(bundle: ModelBundle) throws {
         Self.openBLASWarmUp

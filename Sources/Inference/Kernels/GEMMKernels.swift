@@ -16,6 +16,8 @@
 //     static func multiply(transposeA:transposeB:m:n:k:alpha:a:lda:b:ldb:beta:c:ldc:)
 //         The same product without validation, for kernels whose own validated parameters
 //         already guarantee the sizes.
+//     static func runSingleThreaded()
+//         openblas_set_num_threads(1): no per-call work buffers, one summation order.
 //     static func warmUp()
 //         One 512³ SGEMM (allocates ~3 MiB, ~15 ms). OpenBLAS 0.3.21 runs small and skinny
 //         products ~3.5× slower until a large one has run in the process: call once at load.
@@ -121,6 +123,14 @@ public struct GEMMKernel: Sendable, Hashable {
                 CblasRowMajor, transposeA ? CblasTrans : CblasNoTrans, transposeB ? CblasTrans : CblasNoTrans,
                 Int32(m), Int32(n), Int32(k), alpha, a, Int32(lda), b, Int32(ldb), beta, c, Int32(ldc))
         }
+    }
+
+    /// Makes OpenBLAS run every later call on the calling thread. Real-time use needs it (threaded
+    /// SGEMM allocates a work buffer per call) and it keeps results reproducible: a product split
+    /// over another number of threads sums in another order. The worker threads OpenBLAS started
+    /// at load stay idle; only `OPENBLAS_NUM_THREADS=1` before the process starts avoids them.
+    public static func runSingleThreaded() {
+        openblas_set_num_threads(1)
     }
 
     public static func warmUp() {
