@@ -8,7 +8,7 @@ final class NetworkPlans {
     struct Feed {
         let source: UnsafeMutableBufferPointer<Float>
         let destination: UnsafeMutableBufferPointer<Float>
-        let layout: FrameTensorLayout
+        let layout: AxisSliceLayout
     }
 
     let framesPerRun: Int
@@ -72,7 +72,7 @@ final class NetworkPlans {
                 }
                 return Feed(source: try floats(encoder, output: name, file: encoderFile),
                             destination: try floats(decoder, input: name, file: file),
-                            layout: FrameTensorLayout(shape: source.shape, timeAxis: axis))
+                            layout: AxisSliceLayout(shape: source.shape, axis: axis))
             }
         }
         erbFeeds = try feeds(into: erbDecoder, file: ModelBundle.graphFileNames.erbDecoder)
@@ -90,8 +90,8 @@ final class NetworkPlans {
     /// inputs (`destination` runs one frame per call).
     static func feedFrame(_ frame: Int, from source: [Feed], framesPerRun: Int, to destination: [Feed]) {
         for (from, to) in zip(source, destination) {
-            from.layout.copyFrame(frame, of: from.source.baseAddress!, frames: framesPerRun,
-                                  to: 0, of: to.destination.baseAddress!, frames: 1)
+            from.layout.copySlice(frame, of: from.source.baseAddress!, count: framesPerRun,
+                                  to: 0, of: to.destination.baseAddress!, count: 1)
         }
     }
 }
