@@ -17,19 +17,12 @@ final class EnhancementEngine {
     let settings: EnhancementSettings
     private let gating: LSNRGating
     private let attenuationLimit: AttenuationLimit
-    private let front: SpectralFrontEnd
-    private let stages: EnhancementStages
-    private var silence = SilenceSkip()
+    private let channel: SpectralChannel
     /// The silence skip needs a frame whose stage 1 is skipped as too clean; with an ERB threshold
     /// at or above the model's largest lsnr that cannot happen, so the skip never triggers.
     private let silenceSkipPossible: Bool
     private let frame: NetworkPlans
     private let chunk: ChunkResources?
-    /// The current hop with non-finite samples replaced by zero (the caller's buffer is not touched).
-    private let cleanHop: UnsafeMutableBufferPointer<Float>
-    /// Non-finite input samples replaced by zero so far: NaN or ±Inf would poison the normalisers
-    /// and the recurrent state for good.
-    private(set) var nonFiniteSampleCount = 0
 
     /// What only chunked processing needs.
     private final class ChunkResources {
@@ -80,12 +73,9 @@ final class EnhancementEngine {
         self.settings = settings
         gating = settings.gating
         attenuationLimit = settings.attenuationLimit
-        front = try SpectralFrontEnd(config: config)
-        stages = try EnhancementStages(config: config, settings: settings)
+        channel = try SpectralChannel(config: config, settings: settings)
         silenceSkipPossible = settings.gating.erbMaximum < config.lsnrMax
         frame = try NetworkPlans(graphs: graphs, framesPerRun: 1)
-        cleanHop = .allocate(capacity: config.hopSize)
-        cleanHop.initialize(repeating: 0)
         if let framesPerChunk, framesPerChunk > 1 {
             chunk = try ChunkResources(plans: NetworkPlans(graphs: graphs, framesPerRun: framesPerChunk), frame: frame, config: config)
         } else {
@@ -93,9 +83,9 @@ final class EnhancementEngine {
         }
     }
 
-    deinit { cleanHop.deallocate() }
-
     var hopSize: Int { config.hopSize }
+    /// Non-finite input samples replaced by zero so far.
+    var nonFiniteSampleCount: Int { channel.nonFiniteSampleCount }
     var framesPerChunk: Int { chunk?.plans.framesPerRun ?? 1 }
 
     /// Processes one hop (`hopSize` samples) into one output hop, delayed by `config.latencySamples`;
@@ -103,17 +93,9 @@ final class EnhancementEngine {
     @discardableResult
     func process(hop input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>) -> Float {
         chunk?.toFrame()
-        _ = cleanHop.update(fromContentsOf: input)
-        nonFiniteSampleCount += replaceNonFiniteSamples(in: cleanHop)
-        let hop = UnsafeBufferPointer(cleanHop)
-        if silence.shouldSkip(silent: SilenceSkip.isSilent(hop)) {
-            output.update(repeating: 0)
-            return config.lsnrMin
-        }
-        front.analyze(hop: hop, erbFeature: frame.erbFeature, complexFeature: frame.complexFeature)
-        if case .bypass = attenuationLimit {
-            _ = output.update(fromContentsOf: hop)
-            return config.lsnrMax
+        if case .finished(let lsnr) = channel.start(hop: input, output: output,
+                                                     erbFeature: frame.erbFeature, complexFeature: frame.complexFeature) {
+            return lsnr
         }
         frame.encoder.run()
         let lsnr = frame.lsnr[0]
@@ -126,10 +108,8 @@ final class EnhancementEngine {
             NetworkPlans.feedAll(frame.dfFeeds)
             frame.dfDecoder.run()
         }
-        stages.synthesize(window: UnsafeBufferPointer(front.window), decision: decision,
-                          mask: UnsafeBufferPointer(frame.mask), coefficients: UnsafeBufferPointer(frame.coefficients),
-                          into: output)
-        silence.record(decision)
+        channel.finish(decision: decision, mask: UnsafeBufferPointer(frame.mask),
+                       coefficients: UnsafeBufferPointer(frame.coefficients), into: output)
         return lsnr
     }
 
@@ -149,6 +129,7 @@ final class EnhancementEngine {
         let order = config.deepFilterOrder, stride = 2 * config.binCount
         let erbWidth = config.erbBandCount, dfWidth = config.deepFilterBinCount
 
+        let front = channel.front
         chunk.spectra.baseAddress!.update(from: front.window.baseAddress! + stride, count: (order - 1) * stride)
         for j in 0..<frames {
             let samples = UnsafeBufferPointer(rebasing: hops[(j * hop)..<((j + 1) * hop)])
@@ -171,8 +152,8 @@ final class EnhancementEngine {
             chunk.decisions[j] = decision
             if decision.runsERBDecoder { erbFrames += 1 }
             if decision.runsDeepFilterDecoder { dfFrames += 1 }
-            _ = silence.shouldSkip(silent: chunk.silentHops[j])
-            silence.record(decision)
+            _ = channel.silence.shouldSkip(silent: chunk.silentHops[j])
+            channel.silence.record(decision)
         }
         decode(frameCount: erbFrames, of: frames, handOver: chunk.erbDecoder, feeds: plans.erbFeeds, frameFeeds: frame.erbFeeds,
                runs: { $0.runsERBDecoder }, chunkOutput: plans.mask, frameOutput: frame.mask, decisions: chunk.decisions)
@@ -181,7 +162,7 @@ final class EnhancementEngine {
 
         let maskWidth = erbWidth, coefficientWidth = plans.coefficients.count / frames
         for j in 0..<frames {
-            stages.synthesize(window: UnsafeBufferPointer(rebasing: chunk.spectra[(j * stride)..<((j + order) * stride)]),
+            channel.stages.synthesize(window: UnsafeBufferPointer(rebasing: chunk.spectra[(j * stride)..<((j + order) * stride)]),
                               decision: chunk.decisions[j],
                               mask: UnsafeBufferPointer(rebasing: plans.mask[(j * maskWidth)..<((j + 1) * maskWidth)]),
                               coefficients: UnsafeBufferPointer(rebasing: plans.coefficients[(j * coefficientWidth)..<((j + 1) * coefficientWidth)]),
@@ -216,7 +197,7 @@ final class EnhancementEngine {
     /// at most one.
     private func mayHitSilenceSkip(_ hops: UnsafeBufferPointer<Float>) -> Bool {
         guard silenceSkipPossible else { return false }
-        var bound = silence.count
+        var bound = channel.silence.count
         for start in stride(from: 0, to: hops.count - hopSize + 1, by: hopSize) {
             if SilenceSkip.isSilent(UnsafeBufferPointer(rebasing: hops[start..<(start + hopSize)])) {
                 bound += 1
@@ -230,10 +211,7 @@ final class EnhancementEngine {
     }
 
     func reset() {
-        front.reset()
-        stages.reset()
-        silence.reset()
-        nonFiniteSampleCount = 0
+        channel.reset()
         frame.encoder.reset()
         frame.erbDecoder.reset()
         frame.dfDecoder.reset()
