@@ -47,7 +47,7 @@ let package = Package(
         .testTarget(name: "InferenceTests", dependencies: ["Inference", "ONNX", "AllocationCounter", "CBLAS", "TestSupport"],
                     swiftSettings: vectorISA),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "TestSupport"], swiftSettings: vectorISA),
-        .testTarget(name: "DeepFilterTests", dependencies: ["DeepFilter", "DSP", "Inference", "AllocationCounter", "CBLAS"],
+        .testTarget(name: "DeepFilterTests", dependencies: ["DeepFilter", "DSP", "Inference", "AllocationCounter", "CBLAS", "TestSupport"],
                     swiftSettings: vectorISA),
         .testTarget(name: "RealtimeTests", dependencies: ["Realtime", "DeepFilter", "DSP"], swiftSettings: vectorISA),
         .testTarget(name: "CLITests", dependencies: ["dfkit"], swiftSettings: vectorISA),

@@ -1,8 +1,9 @@
 import Inference
 
-/// The three DFN3 graphs planned to run `framesPerRun` frames per call with their time-axis
-/// state carried between calls, and the encoder outputs wired to the decoder inputs of the same
-/// name. Everything is bound when the plans are made; running allocates nothing.
+/// The three DFN3 graphs planned to run `framesPerRun` frames of `batchSize` streams per call
+/// with their time-axis state carried between calls, and the encoder outputs wired to the decoder
+/// inputs of the same name. Everything is bound when the plans are made; running allocates nothing.
+/// With a batch, each of the buffers below holds the streams one after another (axis 0).
 final class NetworkPlans {
     /// An encoder output feeding a decoder input, and how their frames lie.
     struct Feed {
@@ -12,6 +13,7 @@ final class NetworkPlans {
     }
 
     let framesPerRun: Int
+    let batchSize: Int
     let encoder: StreamingPlan
     let erbDecoder: StreamingPlan
     let dfDecoder: StreamingPlan
@@ -27,14 +29,20 @@ final class NetworkPlans {
     let erbFeeds: [Feed]
     let dfFeeds: [Feed]
 
-    init(graphs: NetworkGraphs, framesPerRun: Int) throws {
+    init(graphs: NetworkGraphs, framesPerRun: Int, batchSize: Int = 1) throws {
         self.framesPerRun = framesPerRun
+        self.batchSize = batchSize
         func plan(_ graph: Graph, _ file: String) throws -> StreamingPlan {
+            let plan: StreamingPlan
             do {
-                return try StreamingPlan(graph: graph, framesPerRun: framesPerRun)
+                plan = try StreamingPlan(graph: graph, framesPerRun: framesPerRun, batchSize: batchSize)
             } catch {
                 throw EnhancementError.network(graph: file, reason: "cannot be streamed: \(error)")
             }
+            guard batchSize == 1 || (plan.inputBatchAxes + plan.outputBatchAxes).allSatisfy({ $0 == 0 }) else {
+                throw EnhancementError.network(graph: file, reason: "its inputs and outputs do not all hold the streams along axis 0")
+            }
+            return plan
         }
         encoder = try plan(graphs.encoder, ModelBundle.graphFileNames.encoder)
         erbDecoder = try plan(graphs.erbDecoder, ModelBundle.graphFileNames.erbDecoder)
@@ -77,6 +85,12 @@ final class NetworkPlans {
         }
         erbFeeds = try feeds(into: erbDecoder, file: ModelBundle.graphFileNames.erbDecoder)
         dfFeeds = try feeds(into: dfDecoder, file: ModelBundle.graphFileNames.dfDecoder)
+    }
+
+    /// Stream `slot`'s part of `buffer` (one of the buffers above).
+    func slot(_ slot: Int, of buffer: UnsafeMutableBufferPointer<Float>) -> UnsafeMutableBufferPointer<Float> {
+        let width = buffer.count / batchSize
+        return UnsafeMutableBufferPointer(rebasing: buffer[(slot * width)..<((slot + 1) * width)])
     }
 
     /// Copies the whole encoder output into the decoder's inputs.
