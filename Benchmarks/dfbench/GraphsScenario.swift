@@ -20,26 +20,12 @@ struct GraphsScenario: BenchmarkScenario {
     }
 
     func run(arguments: [String]) throws {
-        var directory = "Models/DeepFilterNet3"
-        var sampleCount = 200
-        var runsPeer = true
-        var profiles = false
-        var remaining = arguments[...]
-        while let option = remaining.popFirst() {
-            switch option {
-            case "--models":
-                guard let value = remaining.popFirst() else { throw BenchmarkError("--models needs a directory") }
-                directory = value
-            case "--samples":
-                guard let text = remaining.popFirst(), let count = Int(text), count > 0 else {
-                    throw BenchmarkError("--samples expects a positive integer")
-                }
-                sampleCount = count
-            case "--no-peer": runsPeer = false
-            case "--profile": profiles = true
-            default: throw BenchmarkError("graphs: unknown option \(option)")
-            }
-        }
+        let options = try ScenarioOptions(arguments, scenario: name, valueFlags: ["--models", "--samples"],
+                                          switchFlags: ["--no-peer", "--profile"])
+        let directory = options.string("--models") ?? "Models/DeepFilterNet3"
+        let sampleCount = try options.positiveInt("--samples") ?? 200
+        let runsPeer = !options.contains("--no-peer")
+        let profiles = options.contains("--profile")
         if ProcessInfo.processInfo.environment["OPENBLAS_NUM_THREADS"] != "1" {
             print("graphs: note: OPENBLAS_NUM_THREADS is not 1; OpenBLAS may use more than one thread")
         }

@@ -11,14 +11,8 @@ struct KernelScenario: BenchmarkScenario {
     let summary = "GRU step/sequence, activations, DFN3 conv layers; options: --samples N"
 
     func run(arguments: [String]) throws {
-        var sampleCount = 2000
-        var remaining = arguments[...]
-        while let option = remaining.popFirst() {
-            guard option == "--samples", let text = remaining.popFirst(), let count = Int(text), count > 0 else {
-                throw BenchmarkError("kernels: expected --samples N (a positive integer), got '\(option)'")
-            }
-            sampleCount = count
-        }
+        let options = try ScenarioOptions(arguments, scenario: name, valueFlags: ["--samples"])
+        let sampleCount = try options.positiveInt("--samples") ?? 2000
         GEMMKernel.warmUp()
         var buffers = Buffers()
         defer { buffers.release() }

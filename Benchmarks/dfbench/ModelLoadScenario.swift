@@ -10,19 +10,9 @@ struct ModelLoadScenario: BenchmarkScenario {
     static let graphs = ["enc.onnx", "erb_dec.onnx", "df_dec.onnx"]
 
     func run(arguments: [String]) throws {
-        var directory = "Models/DeepFilterNet3"
-        var sampleCount = 50
-        var remaining = arguments[...]
-        while let option = remaining.popFirst() {
-            switch option {
-            case "--models": directory = try value(after: option, in: &remaining)
-            case "--samples":
-                let text = try value(after: option, in: &remaining)
-                guard let count = Int(text), count > 0 else { throw BenchmarkError("--samples expects a positive integer, got '\(text)'") }
-                sampleCount = count
-            default: throw BenchmarkError("model-load: unknown option \(option)")
-            }
-        }
+        let options = try ScenarioOptions(arguments, scenario: name, valueFlags: ["--models", "--samples"])
+        let directory = options.string("--models") ?? "Models/DeepFilterNet3"
+        let sampleCount = try options.positiveInt("--samples") ?? 50
         let paths = Self.graphs.map { "\(directory)/\($0)" }
         for path in paths where !FileManager.default.fileExists(atPath: path) {
             throw BenchmarkError("\(path) not found; run Scripts/setup or pass --models DIR")
@@ -61,11 +51,6 @@ struct ModelLoadScenario: BenchmarkScenario {
         report("decode from memory (ModelProto(serializedBytes:))", decode)
         report("floatValues() of \(tensors.count) tensors, \(floatCount) floats", payload)
         if sink == 42 { print("") }
-    }
-
-    private func value(after option: String, in remaining: inout ArraySlice<String>) throws -> String {
-        guard let value = remaining.popFirst() else { throw BenchmarkError("\(option) needs a value") }
-        return value
     }
 
     private func report(_ label: String, _ samples: TimingSamples, budget: Double? = nil) {

@@ -35,25 +35,12 @@ struct PeersScenario: BenchmarkScenario {
     }
 
     func run(arguments: [String]) throws {
-        var clip = "Tests/Fixtures/generated/sample/noisy_speech.wav"
-        var directory = "Models/DeepFilterNet3"
-        var runs = 5
-        var jsonPath: String?, markdownPath: String?, svgPath: String?
-        var remaining = arguments[...]
-        while let option = remaining.popFirst() {
-            guard let value = remaining.popFirst() else { throw BenchmarkError("\(option) needs a value") }
-            switch option {
-            case "--clip": clip = value
-            case "--models": directory = value
-            case "--runs":
-                guard let count = Int(value), count > 0 else { throw BenchmarkError("--runs expects a positive integer") }
-                runs = count
-            case "--json": jsonPath = value
-            case "--markdown": markdownPath = value
-            case "--svg": svgPath = value
-            default: throw BenchmarkError("peers: unknown option \(option)")
-            }
-        }
+        let options = try ScenarioOptions(arguments, scenario: name,
+                                          valueFlags: ["--clip", "--models", "--runs", "--json", "--markdown", "--svg"])
+        let clip = options.string("--clip") ?? "Tests/Fixtures/generated/sample/noisy_speech.wav"
+        let directory = options.string("--models") ?? "Models/DeepFilterNet3"
+        let runs = try options.positiveInt("--runs") ?? 5
+        let jsonPath = options.string("--json"), markdownPath = options.string("--markdown"), svgPath = options.string("--svg")
         if ProcessInfo.processInfo.environment["OPENBLAS_NUM_THREADS"] != "1" {
             throw BenchmarkError("run with OPENBLAS_NUM_THREADS=1 in the environment (single-threaded, as every peer is)")
         }

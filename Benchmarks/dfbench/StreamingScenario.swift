@@ -12,30 +12,12 @@ struct StreamingScenario: BenchmarkScenario {
     static let graphs = ["enc", "erb_dec", "df_dec"]
 
     func run(arguments: [String]) throws {
-        var directory = "Models/DeepFilterNet3"
-        var frameCount = 3000
-        var profiles = false
-        var chunkLength = 500
-        var remaining = arguments[...]
-        while let option = remaining.popFirst() {
-            switch option {
-            case "--models":
-                guard let value = remaining.popFirst() else { throw BenchmarkError("--models needs a directory") }
-                directory = value
-            case "--frames":
-                guard let text = remaining.popFirst(), let count = Int(text), count > 0 else {
-                    throw BenchmarkError("--frames expects a positive integer")
-                }
-                frameCount = count
-            case "--chunk":
-                guard let text = remaining.popFirst(), let count = Int(text), count > 0 else {
-                    throw BenchmarkError("--chunk expects a positive integer")
-                }
-                chunkLength = count
-            case "--profile": profiles = true
-            default: throw BenchmarkError("streaming: unknown option \(option)")
-            }
-        }
+        let options = try ScenarioOptions(arguments, scenario: name, valueFlags: ["--models", "--frames", "--chunk"],
+                                          switchFlags: ["--profile"])
+        let directory = options.string("--models") ?? "Models/DeepFilterNet3"
+        let frameCount = try options.positiveInt("--frames") ?? 3000
+        let chunkLength = try options.positiveInt("--chunk") ?? 500
+        let profiles = options.contains("--profile")
         if ProcessInfo.processInfo.environment["OPENBLAS_NUM_THREADS"] != "1" {
             print("streaming: note: OPENBLAS_NUM_THREADS is not 1; OpenBLAS may use more than one thread")
         }
