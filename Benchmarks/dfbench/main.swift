@@ -7,6 +7,7 @@ let scenarios: [any BenchmarkScenario] = [
     GraphsScenario(),
     StreamingScenario(),
     PeersScenario(),
+    MemoryScenario(),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
