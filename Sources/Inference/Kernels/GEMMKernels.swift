@@ -6,7 +6,9 @@
 //         length of the stored matrix (A: transposeA ? m : k, B: transposeB ? k : n, C: n).
 //         Throws when a leading dimension is too small or a size does not fit BLAS (Int32).
 //     func run(a:b:c:)
-//         One product. N == 1 or M == 1 go to cblas_sgemv (OpenBLAS sgemm is ~4× slower there).
+//         One product. N == 1 or M == 1 are matrix-vector products: rows of a row-major matrix
+//         against a contiguous vector go to `multiplyRows` (the recurrent and one-frame case),
+//         the other orientation to cblas_sgemv (OpenBLAS sgemm is ~4× slower there).
 //     func run(a:b:c:batchCount:strideA:strideB:strideC:)
 //         batchCount products, the i-th at a + i·strideA, b + i·strideB, c + i·strideC (a stride
 //         of 0 broadcasts that operand).
@@ -104,6 +106,10 @@ public struct GEMMKernel: Sendable, Hashable {
                 let line = c + row * ldc
                 for column in 0..<n { line[column] = beta == 0 ? 0 : beta * line[column] }
             }
+        } else if n == 1 && !transposeA && (transposeB || ldb == 1) {
+            multiplyRows(m, by: k, alpha: alpha, a: a, lda: lda, x: b, beta: beta, y: c, yStride: ldc)
+        } else if m == 1 && transposeB && !transposeA {
+            multiplyRows(n, by: k, alpha: alpha, a: b, lda: ldb, x: a, beta: beta, y: c, yStride: 1)
         } else if n == 1 {
             // c[:, 0] = alpha · op(A) · (column of op(B)) + beta · c[:, 0]
             let rows = transposeA ? k : m
