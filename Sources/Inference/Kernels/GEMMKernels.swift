@@ -6,9 +6,10 @@
 //         length of the stored matrix (A: transposeA ? m : k, B: transposeB ? k : n, C: n).
 //         Throws when a leading dimension is too small or a size does not fit BLAS (Int32).
 //     func run(a:b:c:)
-//         One product. N == 1 or M == 1 are matrix-vector products: rows of a row-major matrix
-//         against a contiguous vector go to `multiplyRows` (the recurrent and one-frame case),
-//         the other orientation to cblas_sgemv (OpenBLAS sgemm is ~4× slower there).
+//         One product. Rows of a row-major matrix against up to `rowDotVectorLimit` contiguous
+//         vectors (N == 1, or A·Bᵀ with small M: the recurrent and one-frame products of one
+//         stream or a few) go to `multiplyRows`; other N == 1 or M == 1 products to cblas_sgemv
+//         (OpenBLAS sgemm is ~4× slower there), the rest to cblas_sgemm.
 //     func run(a:b:c:batchCount:strideA:strideB:strideC:)
 //         batchCount products, the i-th at a + i·strideA, b + i·strideB, c + i·strideC (a stride
 //         of 0 broadcasts that operand).
@@ -107,9 +108,9 @@ public struct GEMMKernel: Sendable, Hashable {
                 for column in 0..<n { line[column] = beta == 0 ? 0 : beta * line[column] }
             }
         } else if n == 1 && !transposeA && (transposeB || ldb == 1) {
-            multiplyRows(m, by: k, alpha: alpha, a: a, lda: lda, x: b, beta: beta, y: c, yStride: ldc)
-        } else if m == 1 && transposeB && !transposeA {
-            multiplyRows(n, by: k, alpha: alpha, a: b, lda: ldb, x: a, beta: beta, y: c, yStride: 1)
+            multiplyRows(m, by: k, alpha: alpha, a: a, lda: lda, vectors: 1, x: b, ldx: 0, beta: beta, y: c, ldy: 0, yStride: ldc)
+        } else if m <= rowDotVectorLimit && transposeB && !transposeA {
+            multiplyRows(n, by: k, alpha: alpha, a: b, lda: ldb, vectors: m, x: a, ldx: lda, beta: beta, y: c, ldy: ldc, yStride: 1)
         } else if n == 1 {
             // c[:, 0] = alpha · op(A) · (column of op(B)) + beta · c[:, 0]
             let rows = transposeA ? k : m
@@ -130,6 +131,10 @@ public struct GEMMKernel: Sendable, Hashable {
                 Int32(m), Int32(n), Int32(k), alpha, a, Int32(lda), b, Int32(ldb), beta, c, Int32(ldc))
         }
     }
+
+    /// The most vectors (rows of A in A·Bᵀ) `multiplyRows` takes: beyond it, sgemm's packed
+    /// blocking re-reads less than one pass over B per vector costs.
+    static let rowDotVectorLimit = 4
 
     /// Makes OpenBLAS run every later call on the calling thread. Real-time use needs it (threaded
     /// SGEMM allocates a work buffer per call) and it keeps results reproducible: a product split
