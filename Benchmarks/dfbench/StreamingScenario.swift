@@ -5,18 +5,20 @@ import ONNX
 /// The three DFN3 graphs as streaming plans: one frame per `run()` (the real-time path; target
 /// ≤ 0.45 ms for all three together, the official runtime takes ≈0.38 ms here) and chunks of
 /// 500 frames (the offline path; `--chunk N` for another length), in ms per frame. `--profile` adds where the per-frame time goes,
-/// by operator type.
+/// by operator type. `--batch N` plans the one-frame runs for N streams at once (as `StreamBatch`
+/// runs them): times are then per step of all N.
 struct StreamingScenario: BenchmarkScenario {
     let name = "streaming"
-    let summary = "enc/erb_dec/df_dec streaming plans, 1 and 500 frames per run; options: --models DIR, --frames N, --chunk N, --profile"
+    let summary = "enc/erb_dec/df_dec streaming plans, 1 and 500 frames per run; options: --models DIR, --frames N, --chunk N, --batch N, --profile"
     static let graphs = ["enc", "erb_dec", "df_dec"]
 
     func run(arguments: [String]) throws {
-        let options = try ScenarioOptions(arguments, scenario: name, valueFlags: ["--models", "--frames", "--chunk"],
+        let options = try ScenarioOptions(arguments, scenario: name, valueFlags: ["--models", "--frames", "--chunk", "--batch"],
                                           switchFlags: ["--profile"])
         let directory = options.string("--models") ?? "Models/DeepFilterNet3"
         let frameCount = try options.positiveInt("--frames") ?? 3000
         let chunkLength = try options.positiveInt("--chunk") ?? 500
+        let batchSize = try options.positiveInt("--batch") ?? 1
         let profiles = options.contains("--profile")
         if ProcessInfo.processInfo.environment["OPENBLAS_NUM_THREADS"] != "1" {
             print("streaming: note: OPENBLAS_NUM_THREADS is not 1; OpenBLAS may use more than one thread")
@@ -29,13 +31,14 @@ struct StreamingScenario: BenchmarkScenario {
             let path = "\(directory)/\(name).onnx"
             guard FileManager.default.fileExists(atPath: path) else { throw BenchmarkError("\(path) not found; run Scripts/setup") }
             let graph = try Graph(model: try ModelProto(contentsOfFile: path))
-            plans.append(try StreamingPlan(graph: graph, framesPerRun: 1))
+            plans.append(try StreamingPlan(graph: graph, framesPerRun: 1, batchSize: batchSize))
             chunks.append(try StreamingPlan(graph: graph, framesPerRun: chunkLength))
         }
         for plan in plans + chunks { Self.fill(plan) }
         func keep(_ plan: StreamingPlan) { sink += plan.outputs.first?.unsafeMutableFloats?.first ?? 0 }
 
         print("streaming: ms per frame: wall median / p99, and thread CPU time per frame (mean; robust to a busy host)")
+        if batchSize > 1 { print("streaming: one-frame runs advance \(batchSize) streams each; their times are per step of all \(batchSize)") }
         print("graph      nodes   1 frame per run: wall / p99 / cpu   \(chunkLength) frames per run: wall / p99 / cpu")
         var medians = (single: 0.0, chunk: 0.0, singleCPU: 0.0, chunkCPU: 0.0)
         for (index, name) in Self.graphs.enumerated() {

@@ -8,6 +8,7 @@ let scenarios: [any BenchmarkScenario] = [
     StreamingScenario(),
     PeersScenario(),
     MemoryScenario(),
+    StreamBatchScenario(),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
