@@ -41,15 +41,8 @@ struct PeersScenario: BenchmarkScenario {
         let directory = options.string("--models") ?? "Models/DeepFilterNet3"
         let runs = try options.positiveInt("--runs") ?? 5
         let jsonPath = options.string("--json"), markdownPath = options.string("--markdown"), svgPath = options.string("--svg")
-        if ProcessInfo.processInfo.environment["OPENBLAS_NUM_THREADS"] != "1" {
-            throw BenchmarkError("run with OPENBLAS_NUM_THREADS=1 in the environment (single-threaded, as every peer is)")
-        }
-        let signal = try AudioFileReader.read(path: clip)
-        guard signal.sampleRate == 48_000, signal.channelCount == 1 else {
-            throw BenchmarkError("\(clip): the peers take 48 kHz mono, got \(signal.sampleRate) Hz × \(signal.channelCount)")
-        }
-        let bundle = try ModelBundle(directory: directory)
-        let samples = signal.channels[0]
+        let workload = try EnhancementWorkload(clip: clip, models: directory, scenario: name)
+        let bundle = workload.bundle, samples = workload.samples
 
         var ours: [Result] = []
         let offline = try OfflineEnhancer(bundle: bundle)

@@ -65,18 +65,11 @@ struct StreamBatchScenario: BenchmarkScenario {
         let hops = try options.positiveInt("--hops") ?? 1000
         let clip = options.string("--clip") ?? "Tests/Fixtures/generated/sample/noisy_speech.wav"
         let directory = options.string("--models") ?? "Models/DeepFilterNet3"
-        if ProcessInfo.processInfo.environment["OPENBLAS_NUM_THREADS"] != "1" {
-            throw BenchmarkError("run with OPENBLAS_NUM_THREADS=1 in the environment (one core is what is measured)")
-        }
-        let signal = try AudioFileReader.read(path: clip)
-        guard signal.sampleRate == 48_000, signal.channelCount == 1 else {
-            throw BenchmarkError("\(clip): the batch takes 48 kHz mono, got \(signal.sampleRate) Hz × \(signal.channelCount)")
-        }
-        let bundle = try ModelBundle(directory: directory)
+        let workload = try EnhancementWorkload(clip: clip, models: directory, scenario: name)
 
         var measured: [Size] = []
         for size in sizes {
-            let steps = try Self.measure(batchSize: size, hops: hops, samples: signal.channels[0], bundle: bundle)
+            let steps = try Self.measure(batchSize: size, hops: hops, samples: workload.samples, bundle: workload.bundle)
             let median = steps.median, p99 = steps.p99
             let result = Size(batch: size, stepMedianMs: median, stepP99Ms: p99, stepMaxMs: steps.percentile(1),
                               rtfPerStream: median / Double(size) / Self.hopMilliseconds, realTime: p99 <= Self.hopMilliseconds)

@@ -124,14 +124,7 @@ public final class StreamBatch {
         guard stream.member >= 0, stream.member < capacity, let position = members[stream.member].position else { return }
         let last = streamCount - 1
         if position != last {
-            let plans = ladder[rung]
-            // Snapshots of the right layout from this batch's own plans: these calls cannot throw.
-            try? plans.encoder.saveState(slot: last, into: encoderSnapshots[position])
-            try? plans.encoder.restoreState(slot: position, from: encoderSnapshots[position])
-            try? plans.erbDecoder.saveState(slot: last, into: erbDecoderSnapshots[position])
-            try? plans.erbDecoder.restoreState(slot: position, from: erbDecoderSnapshots[position])
-            try? plans.dfDecoder.saveState(slot: last, into: dfDecoderSnapshots[position])
-            try? plans.dfDecoder.restoreState(slot: position, from: dfDecoderSnapshots[position])
+            moveState(from: ladder[rung], slot: last, to: ladder[rung], slot: position)
             positions[position] = positions[last]
             members[positions[position]].position = position
         }
@@ -227,15 +220,22 @@ public final class StreamBatch {
 
     /// Makes the network run at batch size `ladder[target]`, moving the joined streams' states.
     private func move(to target: Int) {
-        let from = ladder[rung], to = ladder[target]
         for position in 0..<streamCount {
-            try? from.encoder.saveState(slot: position, into: encoderSnapshots[position])
-            try? to.encoder.restoreState(slot: position, from: encoderSnapshots[position])
-            try? from.erbDecoder.saveState(slot: position, into: erbDecoderSnapshots[position])
-            try? to.erbDecoder.restoreState(slot: position, from: erbDecoderSnapshots[position])
-            try? from.dfDecoder.saveState(slot: position, into: dfDecoderSnapshots[position])
-            try? to.dfDecoder.restoreState(slot: position, from: dfDecoderSnapshots[position])
+            moveState(from: ladder[rung], slot: position, to: ladder[target], slot: position)
         }
         rung = target
+    }
+
+    /// Copies one stream's state in all three graphs from `slot` of `source` to `target` of
+    /// `destination`, through the snapshots of position `target`.
+    private func moveState(from source: NetworkPlans, slot: Int, to destination: NetworkPlans, slot target: Int) {
+        // The snapshots were made by this batch's plans for one stream: these calls cannot throw.
+        func move(_ from: StreamingPlan, _ to: StreamingPlan, _ snapshot: StreamingState) {
+            try? from.saveState(slot: slot, into: snapshot)
+            try? to.restoreState(slot: target, from: snapshot)
+        }
+        move(source.encoder, destination.encoder, encoderSnapshots[target])
+        move(source.erbDecoder, destination.erbDecoder, erbDecoderSnapshots[target])
+        move(source.dfDecoder, destination.dfDecoder, dfDecoderSnapshots[target])
     }
 }
