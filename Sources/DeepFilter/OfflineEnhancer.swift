@@ -30,9 +30,20 @@ public final class OfflineEnhancer {
         return stream.process(samples) + stream.finish()
     }
 
-    /// A fresh pass over one signal, fed piece by piece (the engine's state starts from zero).
-    func makeStream() -> DelayCompensatedEnhancement {
+    /// A fresh pass over one signal, fed piece by piece (the engine's state starts from zero):
+    /// whole chunks through the engine's chunked path, the tail hop by hop. Under the bypass the
+    /// engine returns its input undelayed.
+    func makeStream() -> DelayCompensatedBlocks {
         engine.reset()
-        return DelayCompensatedEnhancement(engine: engine)
+        let engine = engine
+        let bypass = settings.attenuationLimit == .bypass
+        return DelayCompensatedBlocks(blockSize: engine.framesPerChunk * engine.hopSize, tailUnit: engine.hopSize,
+                                      delay: bypass ? 0 : config.latencySamples) { input, output in
+            if bypass {
+                _ = output.update(fromContentsOf: input)
+            } else {
+                engine.process(chunk: input, into: output)
+            }
+        }
     }
 }

@@ -38,7 +38,7 @@ public final class RecordingEnhancer {
 
     private final class ChunkedPath: ChannelPath {
         let toModelRate: DelayCompensatedResampler
-        let enhancement: DelayCompensatedEnhancement
+        let enhancement: DelayCompensatedBlocks
         let fromModelRate: DelayCompensatedResampler
 
         init(enhancer: OfflineEnhancer, sampleRate: Int) throws {
@@ -58,59 +58,18 @@ public final class RecordingEnhancer {
     }
 
     private final class FrameByFramePath: ChannelPath {
-        let enhancer: RateAdaptingStreamEnhancer
-        private var pending: [Float] = []
-        private var frame: [Float]
-        private var toDiscard: Int
-        private var inputCount = 0
-        private var outputCount = 0
+        let frames: DelayCompensatedBlocks
 
         init(enhancer: RateAdaptingStreamEnhancer) {
-            self.enhancer = enhancer
-            frame = [Float](repeating: 0, count: enhancer.samplesPerFrame)
-            toDiscard = Int(enhancer.latency.rounded())
-        }
-
-        func process(_ samples: [Float]) -> [Float] {
-            inputCount += samples.count
-            pending += samples
             let size = enhancer.samplesPerFrame
-            var result: [Float] = []
-            var start = 0
-            while pending.count - start >= size {
-                result += run(pending[start..<(start + size)])
-                start += size
+            frames = DelayCompensatedBlocks(blockSize: size, tailUnit: size, delay: Int(enhancer.latency.rounded())) { input, output in
+                _ = enhancer.process(input: input, output: output)
             }
-            pending.removeFirst(start)
-            return result
         }
 
-        func finish() -> [Float] {
-            let size = enhancer.samplesPerFrame
-            pending += repeatElement(0, count: (size - pending.count % size) % size)
-            var result: [Float] = []
-            for start in stride(from: 0, to: pending.count, by: size) {
-                result += run(pending[start..<(start + size)])
-            }
-            pending.removeAll()
-            let silence = [Float](repeating: 0, count: size)
-            while outputCount < inputCount {
-                result += run(silence[...])
-            }
-            return Array(result.dropLast(outputCount - inputCount))
-        }
+        func process(_ samples: [Float]) -> [Float] { frames.process(samples) }
 
-        private func run(_ samples: ArraySlice<Float>) -> [Float] {
-            samples.withUnsafeBufferPointer { input in
-                frame.withUnsafeMutableBufferPointer { output in
-                    _ = enhancer.process(input: input, output: output)
-                }
-            }
-            let skipped = min(toDiscard, frame.count)
-            toDiscard -= skipped
-            outputCount += frame.count - skipped
-            return Array(frame[skipped...])
-        }
+        func finish() -> [Float] { frames.finish() }
     }
 
     /// Enhances the audio `read` returns, chunk by chunk (one array per channel, nil at the end),
