@@ -35,7 +35,7 @@ let package = Package(
         .target(name: "Realtime", dependencies: ["DeepFilter", "DSP"], swiftSettings: vectorISA),
         .executableTarget(name: "dfkit", dependencies: ["DeepFilter", "Realtime", "Inference", "ONNX", "DSP"],
                           swiftSettings: vectorISA),
-        .executableTarget(name: "dfbench", dependencies: ["DeepFilter", "Realtime", "Inference", "ONNX", "DSP"],
+        .executableTarget(name: "dfbench", dependencies: ["DeepFilter", "Realtime", "Inference", "ONNX", "DSP", "CBLAS"],
                           path: "Benchmarks/dfbench", swiftSettings: vectorISA),
 
         // Test support shared by several test targets: seeded random numbers, generated-fixture lookup.

@@ -1,3 +1,4 @@
+import CBLAS
 import Foundation
 import Inference
 
@@ -5,7 +6,9 @@ import Inference
 /// floor of two SGEMVs), a whole-sequence GRU, the activations, and the encoder/decoder conv
 /// layers for one frame (streaming) and 100 frames (offline). Weights are cache-warm (this
 /// measures the kernels), except in the one GRU row that cycles through weight sets to show
-/// the memory-bound cost a full model pays.
+/// the memory-bound cost a full model pays. The matrix-vector product at the GRU's shape runs
+/// through our kernel and through OpenBLAS's `cblas_sgemv` side by side, from L2 and from L3,
+/// with the bandwidth each reaches: the floor of a one-frame DFN3 step.
 struct KernelScenario: BenchmarkScenario {
     let name = "kernels"
     let summary = "GRU step/sequence, activations, DFN3 conv layers; options: --samples N"
@@ -52,6 +55,25 @@ struct KernelScenario: BenchmarkScenario {
             }
         }
 
+        let rows = 768, columns = 256
+        let product = try GEMMKernel(m: 1, n: rows, k: columns, transposeB: true)
+        let vector = buffers.make(columns), result = buffers.make(rows)
+        // One matrix stays in L2 (768 KiB); twelve (9 MiB, a DFN3 frame's GRU weights) do not.
+        for (place, matrices) in [("L2", [buffers.make(rows * columns)]), ("L3", (0..<12).map { _ in buffers.make(rows * columns) })] {
+            var index = 0
+            let bytes = Double(rows * columns * 4)
+            let ours = report("matrix-vector \(rows)×\(columns), weights in \(place): ours", samples: sampleCount) {
+                product.run(a: vector, b: matrices[index], c: result)
+                index = (index + 1) % matrices.count
+            }
+            let openBLAS = report("matrix-vector \(rows)×\(columns), weights in \(place): OpenBLAS sgemv", samples: sampleCount) {
+                cblas_sgemv(CblasRowMajor, CblasNoTrans, Int32(rows), Int32(columns), 1, matrices[index], Int32(columns), vector, 1, 0, result, 1)
+                index = (index + 1) % matrices.count
+            }
+            print(String(format: "    %@: ours %.0f GB/s, OpenBLAS %.0f GB/s, ours / OpenBLAS time %.2f", place,
+                         bytes / ours / 1e3, bytes / openBLAS / 1e3, ours / openBLAS))
+        }
+
         let count = 4096
         let source = buffers.make(count), destination = buffers.make(count)
         for activation in [Activation.relu, .sigmoid, .tanh] {
@@ -86,10 +108,13 @@ struct KernelScenario: BenchmarkScenario {
         }
     }
 
-    private func report(_ label: String, samples: Int, divisor: Double = 1, _ work: () -> Void) {
+    /// Prints the median and p99 in µs; returns the median in µs.
+    @discardableResult
+    private func report(_ label: String, samples: Int, divisor: Double = 1, _ work: () -> Void) -> Double {
         let timing = TimingSamples.measure(warmUp: max(samples / 20, 3), count: samples, work, keep: { _ in })
         let padded = label.padding(toLength: max(label.count, 64), withPad: " ", startingAt: 0)
         print("  " + padded + String(format: " %9.2f / %9.2f", timing.median * 1000 / divisor, timing.p99 * 1000 / divisor))
+        return timing.median * 1000 / divisor
     }
 }
 
