@@ -11,8 +11,10 @@
 //         worth); im2col then works in blocks of whole output rows (at least one row).
 //         Throws when channels do not divide by groups, a size is out of range, the output
 //         would be empty, or a buffer size overflows.
-//     let outputShape: [Int]                    spatial output sizes
-//     let inputCount, weightCount, outputCount  floats in X [N, C, …], W [M, C/group, …], Y [N, M, …]
+//     init(geometry:activation:scratchBudget:) throws    the same from a resolved geometry
+//     let layout: ConvolutionLayout             its sizes also read as the kernel's own:
+//       outputShape: [Int]                      spatial output sizes
+//       inputCount, weightCount, outputCount    floats in X [N, C, …], W [M, C/group, …], Y [N, M, …]
 //     let scratchCount: Int                     floats of scratch `run` needs (0: pass nil)
 //     let strategy: Strategy                    .depthwise | .direct | .pointwise | .im2col, chosen at init
 //     func run(input:weights:bias:output:scratch:)
@@ -29,6 +31,7 @@
 // Blocking keeps the copy cache-resident (whole-sequence DFN3 layers would otherwise need
 // tens of MB of scratch). The epilogue (bias + activation) is one pass per output row.
 
+@dynamicMemberLookup
 public struct ConvKernel: Sendable, Hashable {
     public enum Strategy: Sendable, Hashable {
         case depthwise
@@ -37,26 +40,15 @@ public struct ConvKernel: Sendable, Hashable {
         case im2col
     }
 
-    public let batchCount: Int
-    public let inputChannels: Int
-    public let outputChannels: Int
-    public let groups: Int
-    /// The axes as 2-D; a 1-D conv has a trivial height axis.
-    public let height: ConvolutionAxis
-    public let width: ConvolutionAxis
-    public let spatialRank: Int
-    public let outputHeight: Int
-    public let outputWidth: Int
+    /// Sizes and buffer counts, also readable as the kernel's own (`kernel.outputShape`).
+    public let layout: ConvolutionLayout
     public let activation: Activation
     public let strategy: Strategy
-    public let inputCount: Int
-    public let weightCount: Int
-    public let outputCount: Int
     public let scratchCount: Int
     /// Output rows per im2col block.
     public let rowsPerBlock: Int
 
-    public var outputShape: [Int] { spatialRank == 1 ? [outputWidth] : [outputHeight, outputWidth] }
+    public subscript<Value>(dynamicMember size: KeyPath<ConvolutionLayout, Value>) -> Value { layout[keyPath: size] }
 
     public init(
         batchCount: Int, inputChannels: Int, outputChannels: Int, groups: Int = 1,
@@ -64,75 +56,41 @@ public struct ConvKernel: Sendable, Hashable {
         padsBegin: [Int] = [], padsEnd: [Int] = [], activation: Activation = .identity,
         scratchBudget: Int = 1 << 16
     ) throws {
-        let name = "Conv"
-        guard inputShape.count == 1 || inputShape.count == 2 else {
-            throw KernelParameterError(kernel: name, message: "only 1-D and 2-D convolutions are supported, got spatial shape \(inputShape)")
-        }
-        guard batchCount >= 0, inputChannels >= 1, outputChannels >= 1, groups >= 1,
-              inputChannels % groups == 0, outputChannels % groups == 0
-        else {
-            throw KernelParameterError(
-                kernel: name,
-                message: "batch \(batchCount), input channels \(inputChannels), output channels \(outputChannels) and group \(groups) are inconsistent (channels must be positive multiples of group)")
-        }
-        var axes: [ConvolutionAxis] = []
-        for axis in inputShape.indices {
-            axes.append(try ConvolutionAxis.make(
-                axis: axis, inputShape: inputShape, kernelShape: kernelShape, strides: strides,
-                dilations: dilations, padsBegin: padsBegin, padsEnd: padsEnd, kernel: name))
-        }
-        let height = axes.count == 2 ? axes[0] : .trivial
-        let width = axes[axes.count - 1]
-        let outputSize = { (axis: ConvolutionAxis) -> Int in
-            let span = axis.inputSize + axis.padBegin + axis.padEnd - axis.dilatedKernelSize
-            return span < 0 ? 0 : span / axis.stride + 1
-        }
-        let (outputHeight, outputWidth) = (outputSize(height), outputSize(width))
-        guard outputHeight >= 1, outputWidth >= 1 else {
-            throw KernelParameterError(kernel: name, message: "the dilated kernel \(kernelShape) does not fit the padded input \(inputShape): empty output")
-        }
-        let inputPlane = try KernelParameterError.checkedProduct([height.inputSize, width.inputSize], of: "input plane", kernel: name)
-        let outputPlane = try KernelParameterError.checkedProduct([outputHeight, outputWidth], of: "output plane", kernel: name)
-        let kernelPlane = height.kernelSize * width.kernelSize
-        let groupInputs = inputChannels / groups
-        let groupOutputs = outputChannels / groups
-        let depth = try KernelParameterError.checkedProduct([groupInputs, kernelPlane], of: "receptive field", kernel: name)
+        let geometry = try ConvolutionGeometry(
+            batch: batchCount, inputChannels: inputChannels, outputChannels: outputChannels, groups: groups,
+            inputShape: inputShape, kernelShape: kernelShape, strides: strides, dilations: dilations,
+            padsBegin: padsBegin, padsEnd: padsEnd, kernel: "Conv")
+        try self.init(geometry: geometry, activation: activation, scratchBudget: scratchBudget)
+    }
 
+    init(geometry: ConvolutionGeometry, activation: Activation = .identity, scratchBudget: Int = 1 << 16) throws {
+        let layout = try ConvolutionLayout(geometry, transposed: false)
+        let (height, width, groups) = (layout.height, layout.width, layout.groups)
+        let groupOutputs = layout.outputChannels / groups
+        let depth = try KernelParameterError.checkedProduct([layout.inputChannels / groups, layout.kernelPlane], of: "receptive field", kernel: "Conv")
         let strategy: Strategy
         let unpadded = [height.padBegin, height.padEnd, width.padBegin, width.padEnd].allSatisfy { $0 == 0 }
-        if groups == inputChannels && groups == outputChannels {
+        if groups == layout.inputChannels && groups == layout.outputChannels {
             strategy = .depthwise
         } else if groupOutputs <= Self.directOutputLimit && width.kernelSize == 1 && height.stride == 1
                     && width.stride == 1 && unpadded {
             strategy = .direct
-        } else if kernelPlane == 1 && height.stride == 1 && width.stride == 1 && unpadded {
+        } else if layout.kernelPlane == 1 && height.stride == 1 && width.stride == 1 && unpadded {
             strategy = .pointwise
         } else {
             strategy = .im2col
         }
-
-        self.batchCount = batchCount
-        self.inputChannels = inputChannels
-        self.outputChannels = outputChannels
-        self.groups = groups
-        self.height = height
-        self.width = width
-        self.spatialRank = inputShape.count
-        self.outputHeight = outputHeight
-        self.outputWidth = outputWidth
+        let (rowFloats, tooLarge) = depth.multipliedReportingOverflow(by: layout.outputWidth)
+        let rowsPerBlock = tooLarge ? 1 : min(max(scratchBudget / max(rowFloats, 1), 1), layout.outputHeight)
+        self.layout = layout
         self.activation = activation
         self.strategy = strategy
-        self.inputCount = try KernelParameterError.checkedProduct([batchCount, inputChannels, inputPlane], of: "input count", kernel: name)
-        self.weightCount = try KernelParameterError.checkedProduct([outputChannels, depth], of: "weight count", kernel: name)
-        self.outputCount = try KernelParameterError.checkedProduct([batchCount, outputChannels, outputPlane], of: "output count", kernel: name)
-        let (rowFloats, tooLarge) = depth.multipliedReportingOverflow(by: outputWidth)
-        let rowsPerBlock = tooLarge ? 1 : min(max(scratchBudget / max(rowFloats, 1), 1), outputHeight)
         self.rowsPerBlock = rowsPerBlock
         self.scratchCount = strategy == .im2col
-            ? try KernelParameterError.checkedProduct([depth, rowsPerBlock, outputWidth], of: "im2col scratch", kernel: name) : 0
+            ? try KernelParameterError.checkedProduct([depth, rowsPerBlock, layout.outputWidth], of: "im2col scratch", kernel: "Conv") : 0
         for (value, what) in [(groupOutputs, "output channels per group"), (depth, "receptive field"),
-                              (outputPlane, "output plane"), (inputPlane, "input plane")] {
-            _ = try KernelParameterError.blasDimension(value, of: what, kernel: name)
+                              (layout.outputPlane, "output plane"), (layout.inputPlane, "input plane")] {
+            _ = try KernelParameterError.blasDimension(value, of: what, kernel: "Conv")
         }
     }
 
@@ -155,38 +113,35 @@ public struct ConvKernel: Sendable, Hashable {
     /// The most output channels per group the direct strategy keeps in registers.
     static let directOutputLimit = 8
 
-    private var inputPlane: Int { height.inputSize * width.inputSize }
-    private var outputPlane: Int { outputHeight * outputWidth }
-
     private func runGEMM(
         input: UnsafePointer<Float>, weights: UnsafePointer<Float>,
         output: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>?
     ) {
-        let groupInputs = inputChannels / groups
-        let groupOutputs = outputChannels / groups
-        let depth = groupInputs * height.kernelSize * width.kernelSize
-        for image in 0..<batchCount {
-            for group in 0..<groups {
-                let groupInput = input + (image * inputChannels + group * groupInputs) * inputPlane
+        let groupInputs = layout.inputChannels / layout.groups
+        let groupOutputs = layout.outputChannels / layout.groups
+        let depth = groupInputs * layout.height.kernelSize * layout.width.kernelSize
+        for image in 0..<layout.batch {
+            for group in 0..<layout.groups {
+                let groupInput = input + (image * layout.inputChannels + group * groupInputs) * layout.inputPlane
                 let groupWeights = weights + group * groupOutputs * depth
-                let groupOutput = output + (image * outputChannels + group * groupOutputs) * outputPlane
+                let groupOutput = output + (image * layout.outputChannels + group * groupOutputs) * layout.outputPlane
                 guard strategy == .im2col else {
                     GEMMKernel.multiply(
-                        transposeA: false, transposeB: false, m: groupOutputs, n: outputPlane, k: depth,
-                        alpha: 1, a: groupWeights, lda: depth, b: groupInput, ldb: outputPlane,
-                        beta: 0, c: groupOutput, ldc: outputPlane)
+                        transposeA: false, transposeB: false, m: groupOutputs, n: layout.outputPlane, k: depth,
+                        alpha: 1, a: groupWeights, lda: depth, b: groupInput, ldb: layout.outputPlane,
+                        beta: 0, c: groupOutput, ldc: layout.outputPlane)
                     continue
                 }
                 guard let scratch else { preconditionFailure("ConvKernel.run: im2col needs \(scratchCount) floats of scratch") }
                 var firstRow = 0
-                while firstRow < outputHeight {
-                    let block = firstRow..<min(firstRow + rowsPerBlock, outputHeight)
+                while firstRow < layout.outputHeight {
+                    let block = firstRow..<min(firstRow + rowsPerBlock, layout.outputHeight)
                     gatherReceptiveFields(of: groupInput, channels: groupInputs, outputRows: block, into: scratch)
-                    let blockPlane = block.count * outputWidth
+                    let blockPlane = block.count * layout.outputWidth
                     GEMMKernel.multiply(
                         transposeA: false, transposeB: false, m: groupOutputs, n: blockPlane, k: depth,
                         alpha: 1, a: groupWeights, lda: depth, b: scratch, ldb: blockPlane,
-                        beta: 0, c: groupOutput + firstRow * outputWidth, ldc: outputPlane)
+                        beta: 0, c: groupOutput + firstRow * layout.outputWidth, ldc: layout.outputPlane)
                     firstRow = block.upperBound
                 }
             }
@@ -199,16 +154,16 @@ public struct ConvKernel: Sendable, Hashable {
     /// all C/group · kH taps; rows beyond the group's outputs repeat its last one and are not
     /// stored.
     private func runDirect(input: UnsafePointer<Float>, weights: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>) {
-        let groupInputs = inputChannels / groups
-        let groupOutputs = outputChannels / groups
-        let depth = groupInputs * height.kernelSize
-        let tapStep = height.dilation * width.inputSize
-        let plane = outputPlane
+        let groupInputs = layout.inputChannels / layout.groups
+        let groupOutputs = layout.outputChannels / layout.groups
+        let depth = groupInputs * layout.height.kernelSize
+        let tapStep = layout.height.dilation * layout.width.inputSize
+        let plane = layout.outputPlane
         let last = groupOutputs - 1
-        for image in 0..<batchCount {
-            for group in 0..<groups {
-                let groupInput = input + (image * inputChannels + group * groupInputs) * inputPlane
-                let groupOutput = output + (image * outputChannels + group * groupOutputs) * plane
+        for image in 0..<layout.batch {
+            for group in 0..<layout.groups {
+                let groupInput = input + (image * layout.inputChannels + group * groupInputs) * layout.inputPlane
+                let groupOutput = output + (image * layout.outputChannels + group * groupOutputs) * plane
                 let filters = weights + group * groupOutputs * depth
                 let (w0, w1, w2, w3) = (filters, filters + min(1, last) * depth, filters + min(2, last) * depth, filters + min(3, last) * depth)
                 let (w4, w5, w6, w7) = (filters + min(4, last) * depth, filters + min(5, last) * depth,
@@ -218,8 +173,8 @@ public struct ConvKernel: Sendable, Hashable {
                     var (a4, a5, a6, a7) = (SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>())
                     var tap = 0
                     for channel in 0..<groupInputs {
-                        var row = groupInput + channel * inputPlane + index
-                        for _ in 0..<height.kernelSize {
+                        var row = groupInput + channel * layout.inputPlane + index
+                        for _ in 0..<layout.height.kernelSize {
                             let columns = row.loadVector(at: 0, lanes: lanes)
                             a0.addProduct(SIMD8(repeating: w0[tap]), columns)
                             a1.addProduct(SIMD8(repeating: w1[tap]), columns)
@@ -253,46 +208,46 @@ public struct ConvKernel: Sendable, Hashable {
     private func gatherReceptiveFields(
         of input: UnsafePointer<Float>, channels: Int, outputRows: Range<Int>, into columns: UnsafeMutablePointer<Float>
     ) {
-        let rowWidth = width.inputSize
-        let taps = height.kernelSize * width.kernelSize
-        let blockPlane = outputRows.count * outputWidth
-        for kernelRow in 0..<height.kernelSize {
-            let allValidRows = height.nearRange(tap: kernelRow, nearSize: outputHeight, farSize: height.inputSize)
+        let rowWidth = layout.width.inputSize
+        let taps = layout.height.kernelSize * layout.width.kernelSize
+        let blockPlane = outputRows.count * layout.outputWidth
+        for kernelRow in 0..<layout.height.kernelSize {
+            let allValidRows = layout.height.nearRange(tap: kernelRow, nearSize: layout.outputHeight, farSize: layout.height.inputSize)
             let rows = allValidRows.clamped(to: outputRows)
-            for kernelColumn in 0..<width.kernelSize {
-                let valid = width.nearRange(tap: kernelColumn, nearSize: outputWidth, farSize: rowWidth)
-                let columnOffset = kernelColumn * width.dilation - width.padBegin
-                let firstInputRow = rows.lowerBound * height.stride - height.padBegin + kernelRow * height.dilation
+            for kernelColumn in 0..<layout.width.kernelSize {
+                let valid = layout.width.nearRange(tap: kernelColumn, nearSize: layout.outputWidth, farSize: rowWidth)
+                let columnOffset = kernelColumn * layout.width.dilation - layout.width.padBegin
+                let firstInputRow = rows.lowerBound * layout.height.stride - layout.height.padBegin + kernelRow * layout.height.dilation
                 // Whole input rows, consecutive: the tap's valid block is one contiguous run.
-                let contiguous = width.stride == 1 && height.stride == 1 && valid.count == rowWidth
-                    && outputWidth == rowWidth && !rows.isEmpty
+                let contiguous = layout.width.stride == 1 && layout.height.stride == 1 && valid.count == rowWidth
+                    && layout.outputWidth == rowWidth && !rows.isEmpty
                 for channel in 0..<channels {
-                    let row = columns + (channel * taps + kernelRow * width.kernelSize + kernelColumn) * blockPlane
-                    let plane = input + channel * inputPlane
+                    let row = columns + (channel * taps + kernelRow * layout.width.kernelSize + kernelColumn) * blockPlane
+                    let plane = input + channel * layout.inputPlane
                     if contiguous {
-                        let leading = (rows.lowerBound - outputRows.lowerBound) * outputWidth
+                        let leading = (rows.lowerBound - outputRows.lowerBound) * layout.outputWidth
                         row.clear(count: leading)
                         (row + leading).update(
                             from: plane + firstInputRow * rowWidth + columnOffset + valid.lowerBound,
-                            count: rows.count * outputWidth)
-                        (row + leading + rows.count * outputWidth).clear(count: (outputRows.upperBound - rows.upperBound) * outputWidth)
+                            count: rows.count * layout.outputWidth)
+                        (row + leading + rows.count * layout.outputWidth).clear(count: (outputRows.upperBound - rows.upperBound) * layout.outputWidth)
                         continue
                     }
                     for outputRow in outputRows {
-                        let destination = row + (outputRow - outputRows.lowerBound) * outputWidth
+                        let destination = row + (outputRow - outputRows.lowerBound) * layout.outputWidth
                         guard rows.contains(outputRow), !valid.isEmpty else {
-                            destination.clear(count: outputWidth)
+                            destination.clear(count: layout.outputWidth)
                             continue
                         }
-                        let inputRow = outputRow * height.stride - height.padBegin + kernelRow * height.dilation
+                        let inputRow = outputRow * layout.height.stride - layout.height.padBegin + kernelRow * layout.height.dilation
                         let source = plane + inputRow * rowWidth + columnOffset
                         destination.clear(count: valid.lowerBound)
-                        if width.stride == 1 {
+                        if layout.width.stride == 1 {
                             (destination + valid.lowerBound).update(from: source + valid.lowerBound, count: valid.count)
                         } else {
-                            for column in valid { destination[column] = source[column * width.stride] }
+                            for column in valid { destination[column] = source[column * layout.width.stride] }
                         }
-                        (destination + valid.upperBound).clear(count: outputWidth - valid.upperBound)
+                        (destination + valid.upperBound).clear(count: layout.outputWidth - valid.upperBound)
                     }
                 }
             }
@@ -301,10 +256,10 @@ public struct ConvKernel: Sendable, Hashable {
 
     private func applyEpilogue(bias: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>) {
         guard bias != nil || activation != .identity else { return }
-        for image in 0..<batchCount {
-            for channel in 0..<outputChannels {
-                let row = output + (image * outputChannels + channel) * outputPlane
-                activation.apply(row, to: row, count: outputPlane, bias: bias?[channel] ?? 0)
+        for image in 0..<layout.batch {
+            for channel in 0..<layout.outputChannels {
+                let row = output + (image * layout.outputChannels + channel) * layout.outputPlane
+                activation.apply(row, to: row, count: layout.outputPlane, bias: bias?[channel] ?? 0)
             }
         }
     }
@@ -316,42 +271,42 @@ public struct ConvKernel: Sendable, Hashable {
         input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
         output: UnsafeMutablePointer<Float>
     ) {
-        let kernelPlane = height.kernelSize * width.kernelSize
-        for image in 0..<batchCount {
-            let images = input + image * inputChannels * inputPlane
-            let results = output + image * outputChannels * outputPlane
-            for channel in 0..<outputChannels {
-                (results + channel * outputPlane).update(repeating: bias?[channel] ?? 0, count: outputPlane)
+        let kernelPlane = layout.height.kernelSize * layout.width.kernelSize
+        for image in 0..<layout.batch {
+            let images = input + image * layout.inputChannels * layout.inputPlane
+            let results = output + image * layout.outputChannels * layout.outputPlane
+            for channel in 0..<layout.outputChannels {
+                (results + channel * layout.outputPlane).update(repeating: bias?[channel] ?? 0, count: layout.outputPlane)
             }
-            for kernelRow in 0..<height.kernelSize {
-                let rows = height.nearRange(tap: kernelRow, nearSize: outputHeight, farSize: height.inputSize)
-                for kernelColumn in 0..<width.kernelSize {
-                    let valid = width.nearRange(tap: kernelColumn, nearSize: outputWidth, farSize: width.inputSize)
+            for kernelRow in 0..<layout.height.kernelSize {
+                let rows = layout.height.nearRange(tap: kernelRow, nearSize: layout.outputHeight, farSize: layout.height.inputSize)
+                for kernelColumn in 0..<layout.width.kernelSize {
+                    let valid = layout.width.nearRange(tap: kernelColumn, nearSize: layout.outputWidth, farSize: layout.width.inputSize)
                     guard !valid.isEmpty, !rows.isEmpty else { continue }
-                    let columnOffset = kernelColumn * width.dilation - width.padBegin + valid.lowerBound * width.stride
-                    for channel in 0..<inputChannels {
-                        let tap = weights[channel * kernelPlane + kernelRow * width.kernelSize + kernelColumn]
-                        let plane = images + channel * inputPlane
-                        let result = results + channel * outputPlane + valid.lowerBound
+                    let columnOffset = kernelColumn * layout.width.dilation - layout.width.padBegin + valid.lowerBound * layout.width.stride
+                    for channel in 0..<layout.inputChannels {
+                        let tap = weights[channel * kernelPlane + kernelRow * layout.width.kernelSize + kernelColumn]
+                        let plane = images + channel * layout.inputPlane
+                        let result = results + channel * layout.outputPlane + valid.lowerBound
                         for outputRow in rows {
-                            let inputRow = outputRow * height.stride - height.padBegin + kernelRow * height.dilation
-                            let source = plane + inputRow * width.inputSize + columnOffset
-                            let destination = result + outputRow * outputWidth
-                            if width.stride == 1 {
+                            let inputRow = outputRow * layout.height.stride - layout.height.padBegin + kernelRow * layout.height.dilation
+                            let source = plane + inputRow * layout.width.inputSize + columnOffset
+                            let destination = result + outputRow * layout.outputWidth
+                            if layout.width.stride == 1 {
                                 destination.accumulate(source, scaledBy: tap, count: valid.count)
-                            } else if width.stride == 2 {
+                            } else if layout.width.stride == 2 {
                                 destination.accumulate(
                                     everySecondOf: source, scaledBy: tap, count: valid.count,
-                                    readable: width.inputSize - columnOffset)
+                                    readable: layout.width.inputSize - columnOffset)
                             } else {
-                                for column in 0..<valid.count { destination[column] += tap * source[column * width.stride] }
+                                for column in 0..<valid.count { destination[column] += tap * source[column * layout.width.stride] }
                             }
                         }
                     }
                 }
             }
             if activation != .identity {
-                activation.apply(results, to: results, count: outputChannels * outputPlane)
+                activation.apply(results, to: results, count: layout.outputChannels * layout.outputPlane)
             }
         }
     }

@@ -11,9 +11,12 @@
 //         scratchBudget: floats of column scratch to aim for (default 64 Ki = 256 KiB); col2im
 //         then works in blocks of whole input rows (at least one row).
 //         Throws on inconsistent channels/group, out-of-range sizes, an empty output, overflow.
-//     let outputShape: [Int]; inputCount, weightCount, outputCount, scratchCount: Int
-//         X [N, C, …], W [C, M/group, kH, kW], Y [N, M, …]; scratch floats `run` needs.
-//     let strategy: Strategy                    .depthwise (group == C) | .col2im
+//     init(geometry:activation:scratchBudget:) throws    the same from a resolved geometry
+//     let layout: ConvolutionLayout             its sizes also read as the kernel's own:
+//       outputShape: [Int]; inputCount, weightCount, outputCount: Int
+//                                               X [N, C, …], W [C, M/group, kH, kW], Y [N, M, …]
+//     let scratchCount: Int                     floats of scratch `run` needs (0: pass nil)
+//     var strategy: Strategy                    .depthwise (group == C) | .col2im
 //     func run(input:weights:bias:output:scratch:)
 //         Y = activation(convTranspose(X, W) + bias). bias: [M] or nil. Never allocates or
 //         throws; `output` must not overlap the other buffers.
@@ -23,32 +26,27 @@
 // each row is added into the output at its strided, dilated position. Depthwise (one input channel per group) skips
 // the GEMM and scatters each input row straight into its output channels.
 
+@dynamicMemberLookup
 public struct ConvTransposeKernel: Sendable, Hashable {
     public enum Strategy: Sendable, Hashable {
         case depthwise
         case col2im
+
+        /// Depthwise when every group has a single input channel.
+        init(_ layout: ConvolutionLayout) {
+            self = layout.groups == layout.inputChannels ? .depthwise : .col2im
+        }
     }
 
-    public let batchCount: Int
-    public let inputChannels: Int
-    public let outputChannels: Int
-    public let groups: Int
-    /// The axes as 2-D; a 1-D op has a trivial height axis.
-    public let height: ConvolutionAxis
-    public let width: ConvolutionAxis
-    public let spatialRank: Int
-    public let outputHeight: Int
-    public let outputWidth: Int
+    /// Sizes and buffer counts, also readable as the kernel's own (`kernel.outputShape`).
+    public let layout: ConvolutionLayout
     public let activation: Activation
-    public let strategy: Strategy
-    public let inputCount: Int
-    public let weightCount: Int
-    public let outputCount: Int
-    public let scratchCount: Int
     /// Input rows per col2im block.
     public let rowsPerBlock: Int
+    public let scratchCount: Int
+    public var strategy: Strategy { Strategy(layout) }
 
-    public var outputShape: [Int] { spatialRank == 1 ? [outputWidth] : [outputHeight, outputWidth] }
+    public subscript<Value>(dynamicMember size: KeyPath<ConvolutionLayout, Value>) -> Value { layout[keyPath: size] }
 
     public init(
         batchCount: Int, inputChannels: Int, outputChannels: Int, groups: Int = 1,
@@ -56,69 +54,27 @@ public struct ConvTransposeKernel: Sendable, Hashable {
         padsBegin: [Int] = [], padsEnd: [Int] = [], outputPadding: [Int] = [],
         activation: Activation = .identity, scratchBudget: Int = 1 << 16
     ) throws {
-        let name = "ConvTranspose"
-        guard inputShape.count == 1 || inputShape.count == 2 else {
-            throw KernelParameterError(kernel: name, message: "only 1-D and 2-D transposed convolutions are supported, got spatial shape \(inputShape)")
-        }
-        guard batchCount >= 0, inputChannels >= 1, outputChannels >= 1, groups >= 1,
-              inputChannels % groups == 0, outputChannels % groups == 0
-        else {
-            throw KernelParameterError(
-                kernel: name,
-                message: "batch \(batchCount), input channels \(inputChannels), output channels \(outputChannels) and group \(groups) are inconsistent (channels must be positive multiples of group)")
-        }
-        guard outputPadding.isEmpty || outputPadding.count == inputShape.count,
-              outputPadding.allSatisfy({ (0...(1 << 30)).contains($0) })
-        else {
-            throw KernelParameterError(kernel: name, message: "output padding \(outputPadding) must be empty or one non-negative entry per spatial axis of \(inputShape)")
-        }
-        var axes: [ConvolutionAxis] = []
-        for axis in inputShape.indices {
-            axes.append(try ConvolutionAxis.make(
-                axis: axis, inputShape: inputShape, kernelShape: kernelShape, strides: strides,
-                dilations: dilations, padsBegin: padsBegin, padsEnd: padsEnd, kernel: name))
-        }
-        let extra = outputPadding.isEmpty ? Array(repeating: 0, count: inputShape.count) : outputPadding
-        let outputSize = { (axis: ConvolutionAxis, padding: Int) -> Int in
-            axis.stride * (axis.inputSize - 1) + padding + axis.dilatedKernelSize - axis.padBegin - axis.padEnd
-        }
-        let height = axes.count == 2 ? axes[0] : .trivial
-        let width = axes[axes.count - 1]
-        let outputHeight = axes.count == 2 ? outputSize(height, extra[0]) : 1
-        let outputWidth = outputSize(width, extra[extra.count - 1])
-        guard outputHeight >= 1, outputWidth >= 1 else {
-            throw KernelParameterError(kernel: name, message: "pads \(padsBegin)/\(padsEnd) remove the whole output of input \(inputShape), kernel \(kernelShape)")
-        }
-        let inputPlane = try KernelParameterError.checkedProduct([height.inputSize, width.inputSize], of: "input plane", kernel: name)
-        let outputPlane = try KernelParameterError.checkedProduct([outputHeight, outputWidth], of: "output plane", kernel: name)
-        let kernelPlane = height.kernelSize * width.kernelSize
-        let groupInputs = inputChannels / groups
-        let groupOutputs = outputChannels / groups
-        let columnRows = try KernelParameterError.checkedProduct([groupOutputs, kernelPlane], of: "column rows", kernel: name)
-        let strategy: Strategy = groups == inputChannels ? .depthwise : .col2im
+        let geometry = try ConvolutionGeometry(
+            batch: batchCount, inputChannels: inputChannels, outputChannels: outputChannels, groups: groups,
+            inputShape: inputShape, kernelShape: kernelShape, strides: strides, dilations: dilations,
+            padsBegin: padsBegin, padsEnd: padsEnd, outputPadding: outputPadding, kernel: "ConvTranspose")
+        try self.init(geometry: geometry, activation: activation, scratchBudget: scratchBudget)
+    }
 
-        self.batchCount = batchCount
-        self.inputChannels = inputChannels
-        self.outputChannels = outputChannels
-        self.groups = groups
-        self.height = height
-        self.width = width
-        self.spatialRank = inputShape.count
-        self.outputHeight = outputHeight
-        self.outputWidth = outputWidth
+    init(geometry: ConvolutionGeometry, activation: Activation = .identity, scratchBudget: Int = 1 << 16) throws {
+        let layout = try ConvolutionLayout(geometry, transposed: true)
+        let groupInputs = layout.inputChannels / layout.groups
+        let columnRows = try KernelParameterError.checkedProduct(
+            [layout.outputChannels / layout.groups, layout.kernelPlane], of: "column rows", kernel: "ConvTranspose")
+        let (rowFloats, tooLarge) = columnRows.multipliedReportingOverflow(by: layout.width.inputSize)
+        self.layout = layout
         self.activation = activation
-        self.strategy = strategy
-        self.inputCount = try KernelParameterError.checkedProduct([batchCount, inputChannels, inputPlane], of: "input count", kernel: name)
-        self.weightCount = try KernelParameterError.checkedProduct([inputChannels, columnRows], of: "weight count", kernel: name)
-        self.outputCount = try KernelParameterError.checkedProduct([batchCount, outputChannels, outputPlane], of: "output count", kernel: name)
-        let (rowFloats, tooLarge) = columnRows.multipliedReportingOverflow(by: width.inputSize)
-        let rowsPerBlock = tooLarge ? 1 : min(max(scratchBudget / max(rowFloats, 1), 1), height.inputSize)
-        self.rowsPerBlock = rowsPerBlock
-        self.scratchCount = strategy == .col2im
-            ? try KernelParameterError.checkedProduct([columnRows, rowsPerBlock, width.inputSize], of: "column scratch", kernel: name) : 0
-        for (value, what) in [(groupInputs, "input channels per group"), (columnRows, "column rows"),
-                              (inputPlane, "input plane")] {
-            _ = try KernelParameterError.blasDimension(value, of: what, kernel: name)
+        rowsPerBlock = tooLarge ? 1 : min(max(scratchBudget / max(rowFloats, 1), 1), layout.height.inputSize)
+        scratchCount = Strategy(layout) == .col2im
+            ? try KernelParameterError.checkedProduct([columnRows, rowsPerBlock, layout.width.inputSize], of: "column scratch", kernel: "ConvTranspose")
+            : 0
+        for (value, what) in [(groupInputs, "input channels per group"), (columnRows, "column rows"), (layout.inputPlane, "input plane")] {
+            _ = try KernelParameterError.blasDimension(value, of: what, kernel: "ConvTranspose")
         }
     }
 
@@ -126,23 +82,21 @@ public struct ConvTransposeKernel: Sendable, Hashable {
         input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
         output: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>?
     ) {
-        let groupInputs = inputChannels / groups
-        let groupOutputs = outputChannels / groups
-        let kernelPlane = height.kernelSize * width.kernelSize
-        let inputPlane = height.inputSize * width.inputSize
-        let outputPlane = outputHeight * outputWidth
-        for image in 0..<batchCount {
-            let images = input + image * inputChannels * inputPlane
-            let results = output + image * outputChannels * outputPlane
-            for channel in 0..<outputChannels {
+        let groupInputs = layout.inputChannels / layout.groups
+        let groupOutputs = layout.outputChannels / layout.groups
+        let (kernelPlane, inputPlane, outputPlane) = (layout.kernelPlane, layout.inputPlane, layout.outputPlane)
+        for image in 0..<layout.batch {
+            let images = input + image * layout.inputChannels * inputPlane
+            let results = output + image * layout.outputChannels * outputPlane
+            for channel in 0..<layout.outputChannels {
                 (results + channel * outputPlane).update(repeating: bias?[channel] ?? 0, count: outputPlane)
             }
             if strategy == .depthwise {
                 // One input channel per group: its rows of W are the columns' coefficients directly.
                 for tap in 0..<kernelPlane {
-                    let window = TapWindow(kernel: self, tap: tap, inputRows: 0..<height.inputSize)
+                    let window = TapWindow(kernel: self, tap: tap, inputRows: 0..<layout.height.inputSize)
                     guard !window.isEmpty else { continue }
-                    for channel in 0..<inputChannels {
+                    for channel in 0..<layout.inputChannels {
                         for outputChannel in 0..<groupOutputs {
                             scatter(
                                 images + channel * inputPlane,
@@ -154,15 +108,15 @@ public struct ConvTransposeKernel: Sendable, Hashable {
             } else {
                 guard let scratch else { preconditionFailure("ConvTransposeKernel.run: col2im needs \(scratchCount) floats of scratch") }
                 let rows = groupOutputs * kernelPlane
-                for group in 0..<groups {
+                for group in 0..<layout.groups {
                     var firstRow = 0
-                    while firstRow < height.inputSize {
-                        let block = firstRow..<min(firstRow + rowsPerBlock, height.inputSize)
-                        let blockPlane = block.count * width.inputSize
+                    while firstRow < layout.height.inputSize {
+                        let block = firstRow..<min(firstRow + rowsPerBlock, layout.height.inputSize)
+                        let blockPlane = block.count * layout.width.inputSize
                         GEMMKernel.multiply(
                             transposeA: true, transposeB: false, m: rows, n: blockPlane, k: groupInputs,
                             alpha: 1, a: weights + group * groupInputs * rows, lda: rows,
-                            b: images + group * groupInputs * inputPlane + firstRow * width.inputSize, ldb: inputPlane,
+                            b: images + group * groupInputs * inputPlane + firstRow * layout.width.inputSize, ldb: inputPlane,
                             beta: 0, c: scratch, ldc: blockPlane)
                         for tap in 0..<kernelPlane {
                             let window = TapWindow(kernel: self, tap: tap, inputRows: block)
@@ -178,7 +132,7 @@ public struct ConvTransposeKernel: Sendable, Hashable {
                 }
             }
             if activation != .identity {
-                activation.apply(results, to: results, count: outputChannels * outputPlane)
+                activation.apply(results, to: results, count: layout.outputChannels * outputPlane)
             }
         }
     }
@@ -194,13 +148,13 @@ public struct ConvTransposeKernel: Sendable, Hashable {
         let columnOffset: Int
 
         init(kernel: ConvTransposeKernel, tap: Int, inputRows: Range<Int>) {
-            let (height, width) = (kernel.height, kernel.width)
+            let (height, width) = (kernel.layout.height, kernel.layout.width)
             kernelRow = tap / width.kernelSize
             let kernelColumn = tap % width.kernelSize
             firstRow = inputRows.lowerBound
-            rows = height.nearRange(tap: kernelRow, nearSize: height.inputSize, farSize: kernel.outputHeight)
+            rows = height.nearRange(tap: kernelRow, nearSize: height.inputSize, farSize: kernel.layout.outputHeight)
                 .clamped(to: inputRows)
-            columns = width.nearRange(tap: kernelColumn, nearSize: width.inputSize, farSize: kernel.outputWidth)
+            columns = width.nearRange(tap: kernelColumn, nearSize: width.inputSize, farSize: kernel.layout.outputWidth)
             columnOffset = kernelColumn * width.dilation - width.padBegin
         }
 
@@ -215,13 +169,13 @@ public struct ConvTransposeKernel: Sendable, Hashable {
     ) {
         let columns = window.columns
         for inputRow in window.rows {
-            let outputRow = inputRow * height.stride - height.padBegin + window.kernelRow * height.dilation
-            let source = plane + (inputRow - window.firstRow) * width.inputSize + columns.lowerBound
-            let destination = output + outputRow * outputWidth + window.columnOffset + columns.lowerBound * width.stride
-            if width.stride == 1 {
+            let outputRow = inputRow * layout.height.stride - layout.height.padBegin + window.kernelRow * layout.height.dilation
+            let source = plane + (inputRow - window.firstRow) * layout.width.inputSize + columns.lowerBound
+            let destination = output + outputRow * layout.outputWidth + window.columnOffset + columns.lowerBound * layout.width.stride
+            if layout.width.stride == 1 {
                 destination.accumulate(source, scaledBy: scale, count: columns.count)
             } else {
-                for column in 0..<columns.count { destination[column * width.stride] += scale * source[column] }
+                for column in 0..<columns.count { destination[column * layout.width.stride] += scale * source[column] }
             }
         }
     }

@@ -1,33 +1,17 @@
 /// ONNX Conv (1-D and 2-D, float32): X [N, C, …], W [M, C/group, …], optional bias [M]; groups
 /// (incl. depthwise), strides, pads, dilations and auto_pad. Runs `ConvKernel` (im2col + SGEMM,
 /// 1×1 as SGEMM, depthwise as SIMD loops).
-struct Conv: Operator {
+struct Conv: ConvolutionOperator {
     let attributes: ConvolutionAttributes
 
     init(_ attributes: NodeAttributes) throws {
         self.attributes = try ConvolutionAttributes(attributes)
     }
 
-    /// Everything the kernel needs, resolved against the input and weight shapes.
-    struct Geometry {
-        var batch: Int
-        var inputChannels: Int
-        var outputChannels: Int
-        var spatial: [Int]
-        var kernel: [Int]
-        var strides: [Int]
-        var dilations: [Int]
-        var padsBegin: [Int]
-        var padsEnd: [Int]
-        var outputSpatial: [Int]
-    }
-
-    func geometry(_ x: [Int], _ w: [Int]) throws -> Geometry {
-        guard x.count >= 3, w.count == x.count else { throw OperatorError("X \(x) and W \(w) must be [N, C, …] and [M, C/group, …]") }
-        let rank = x.count - 2
-        let kernel = try attributes.resolvedKernelShape(weights: w, rank: rank)
-        let strides = try attributes.resolved(attributes.strides, "strides", rank: rank, fallback: 1, minimum: 1)
-        let dilations = try attributes.resolved(attributes.dilations, "dilations", rank: rank, fallback: 1, minimum: 1)
+    /// The node's geometry resolved against the input and weight shapes (auto_pad into pads).
+    func geometry(_ x: [Int], _ w: [Int]) throws -> ConvolutionGeometry {
+        let (kernel, strides, dilations) = try window(x, w, weightLayout: "[M, C/group, …]")
+        let rank = kernel.count
         guard x[1] == w[1] * attributes.group, w[0] % attributes.group == 0 else {
             throw OperatorError("X \(x) has \(x[1]) channels, W \(w) with group \(attributes.group) expects \(w[1] * attributes.group)")
         }
@@ -53,19 +37,53 @@ struct Conv: Operator {
                 end.append(total - begin[axis])
             }
         }
-        var outputSpatial: [Int] = []
-        for axis in 0..<rank {
-            let span = (kernel[axis] - 1) * dilations[axis] + 1
-            let padded = spatial[axis] + begin[axis] + end[axis]
-            guard padded >= span else { throw OperatorError("kernel \(kernel) with dilations \(dilations) exceeds padded input \(x)") }
-            outputSpatial.append((padded - span) / strides[axis] + 1)
+        let axes = (0..<rank).map {
+            ConvolutionAxis(
+                inputSize: spatial[$0], kernelSize: kernel[$0], stride: strides[$0], dilation: dilations[$0],
+                padBegin: begin[$0], padEnd: end[$0], outputPadding: 0)
         }
-        return Geometry(
-            batch: x[0], inputChannels: x[1], outputChannels: w[0], spatial: spatial, kernel: kernel, strides: strides,
-            dilations: dilations, padsBegin: begin, padsEnd: end, outputSpatial: outputSpatial)
+        guard axes.allSatisfy({ $0.convolutionOutputSize >= 1 }) else {
+            throw OperatorError("kernel \(kernel) with dilations \(dilations) exceeds padded input \(x)")
+        }
+        return ConvolutionGeometry(batch: x[0], inputChannels: x[1], outputChannels: w[0], groups: attributes.group, axes: axes)
     }
 
     func outputs(for inputs: [ValueDescriptor?]) throws -> [ValueDescriptor] {
+        let geometry = try geometry(of: inputs)
+        guard geometry.axes.count <= 2 else { throw OperatorError(unsupported: "\(geometry.axes.count)-D convolution") }
+        return [ValueDescriptor(.float32, [geometry.batch, geometry.outputChannels] + geometry.axes.map(\.convolutionOutputSize))]
+    }
+
+    func makeKernel(inputs: [Tensor?], outputs: [Tensor]) throws -> any Kernel {
+        let x = try inputs.required(0)
+        let w = try inputs.required(1)
+        let kernel = try ConvKernel(geometry: geometry(x.shape, w.shape))
+        return try ConvolutionKernel(
+            x: x, w: w, bias: inputs.count > 2 ? inputs[2] : nil, y: outputs[0], scratchCount: kernel.scratchCount,
+            run: kernel.run(input:weights:bias:output:scratch:))
+    }
+}
+
+/// Conv and ConvTranspose: float32 X and W whose shapes resolve to a geometry, optional bias [M].
+protocol ConvolutionOperator: Operator {
+    var attributes: ConvolutionAttributes { get }
+    func geometry(_ x: [Int], _ w: [Int]) throws -> ConvolutionGeometry
+}
+
+extension ConvolutionOperator {
+    /// Kernel shape, strides and dilations per spatial axis of X [N, C, …] and W, whose
+    /// expected form `weightLayout` names in errors.
+    func window(_ x: [Int], _ w: [Int], weightLayout: String) throws -> (kernel: [Int], strides: [Int], dilations: [Int]) {
+        guard x.count >= 3, w.count == x.count else { throw OperatorError("X \(x) and W \(w) must be [N, C, …] and \(weightLayout)") }
+        let rank = x.count - 2
+        return (
+            try attributes.resolvedKernelShape(weights: w, rank: rank),
+            try attributes.resolved(attributes.strides, "strides", rank: rank, fallback: 1, minimum: 1),
+            try attributes.resolved(attributes.dilations, "dilations", rank: rank, fallback: 1, minimum: 1))
+    }
+
+    /// The geometry of the node's inputs, once their element types and the bias shape check out.
+    func geometry(of inputs: [ValueDescriptor?]) throws -> ConvolutionGeometry {
         let x = try inputs.required(0, "X")
         let w = try inputs.required(1, "W")
         guard x.elementType == .float32, w.elementType == .float32 else {
@@ -75,38 +93,29 @@ struct Conv: Operator {
         if inputs.count > 2, let bias = inputs[2], bias.shape != [geometry.outputChannels] {
             throw OperatorError("bias shape \(bias.shape) must be [\(geometry.outputChannels)]")
         }
-        guard geometry.spatial.count <= 2 else { throw OperatorError(unsupported: "\(geometry.spatial.count)-D convolution") }
-        return [ValueDescriptor(.float32, [geometry.batch, geometry.outputChannels] + geometry.outputSpatial)]
-    }
-
-    func makeKernel(inputs: [Tensor?], outputs: [Tensor]) throws -> any Kernel {
-        let x = try inputs.required(0)
-        let w = try inputs.required(1)
-        let geometry = try geometry(x.shape, w.shape)
-        let kernel = try ConvKernel(
-            batchCount: geometry.batch, inputChannels: geometry.inputChannels, outputChannels: geometry.outputChannels,
-            groups: attributes.group, inputShape: geometry.spatial, kernelShape: geometry.kernel, strides: geometry.strides,
-            dilations: geometry.dilations, padsBegin: geometry.padsBegin, padsEnd: geometry.padsEnd)
-        guard kernel.outputShape == geometry.outputSpatial else {
-            throw OperatorError("kernel output \(kernel.outputShape) differs from inferred \(geometry.outputSpatial)")
-        }
-        return ConvolutionKernel(
-            run: { input, weights, bias, output, scratch in
-                kernel.run(input: input, weights: weights, bias: bias, output: output, scratch: scratch)
-            },
-            x: x, w: w, bias: inputs.count > 2 ? inputs[2] : nil, y: outputs[0],
-            scratch: kernel.scratchCount > 0 ? try Tensor(zeros: .float32, shape: [kernel.scratchCount]) : nil)
+        return geometry
     }
 }
 
 /// Binds a Conv or ConvTranspose kernel to its tensors and scratch.
 struct ConvolutionKernel: Kernel {
-    let run: (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>?, UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>?) -> Void
+    typealias Run = (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>?, UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>?) -> Void
     let x: Tensor
     let w: Tensor
     let bias: Tensor?
     let y: Tensor
     let scratch: Tensor?
+    let run: Run
+
+    /// Allocates the `scratchCount` floats of scratch `run` needs.
+    init(x: Tensor, w: Tensor, bias: Tensor?, y: Tensor, scratchCount: Int, run: @escaping Run) throws {
+        self.x = x
+        self.w = w
+        self.bias = bias
+        self.y = y
+        scratch = scratchCount > 0 ? try Tensor(zeros: .float32, shape: [scratchCount]) : nil
+        self.run = run
+    }
 
     func execute() {
         run(x.pointer(to: Float.self), w.pointer(to: Float.self), bias.map { UnsafePointer($0.pointer(to: Float.self)) },

@@ -1,7 +1,7 @@
 /// ONNX ConvTranspose (float32): X [N, C, …], W [C, M/group, …], optional bias [M]; groups,
 /// strides, pads, output_padding, dilations, output_shape and auto_pad. 1-D and 2-D run
 /// `ConvTransposeKernel`; 3-D runs a plain scatter loop here.
-struct ConvTranspose: Operator {
+struct ConvTranspose: ConvolutionOperator {
     let attributes: ConvolutionAttributes
     let outputPadding: [Int]?
     let outputShape: [Int]?
@@ -12,26 +12,11 @@ struct ConvTranspose: Operator {
         outputShape = try attributes.sizes("output_shape")
     }
 
-    struct Geometry {
-        var batch: Int
-        var inputChannels: Int
-        var outputChannels: Int
-        var spatial: [Int]
-        var kernel: [Int]
-        var strides: [Int]
-        var dilations: [Int]
-        var padsBegin: [Int]
-        var padsEnd: [Int]
-        var outputPadding: [Int]
-        var outputSpatial: [Int]
-    }
-
-    func geometry(_ x: [Int], _ w: [Int]) throws -> Geometry {
-        guard x.count >= 3, w.count == x.count else { throw OperatorError("X \(x) and W \(w) must be [N, C, …] and [C, M/group, …]") }
-        let rank = x.count - 2
-        let kernel = try attributes.resolvedKernelShape(weights: w, rank: rank)
-        let strides = try attributes.resolved(attributes.strides, "strides", rank: rank, fallback: 1, minimum: 1)
-        let dilations = try attributes.resolved(attributes.dilations, "dilations", rank: rank, fallback: 1, minimum: 1)
+    /// The node's geometry resolved against the input and weight shapes (auto_pad and
+    /// output_shape into pads and output padding).
+    func geometry(_ x: [Int], _ w: [Int]) throws -> ConvolutionGeometry {
+        let (kernel, strides, dilations) = try window(x, w, weightLayout: "[C, M/group, …]")
+        let rank = kernel.count
         var extra = try attributes.resolved(outputPadding, "output_padding", rank: rank, fallback: 0, minimum: 0)
         guard x[1] == w[0], w[0] % attributes.group == 0 else {
             throw OperatorError("X \(x) has \(x[1]) channels, W \(w) expects \(w[0]) (group \(attributes.group))")
@@ -71,24 +56,20 @@ struct ConvTranspose: Operator {
                 }
             }
         }
-        let outputSpatial = (0..<rank).map { unpadded($0) - begin[$0] - end[$0] }
+        let axes = (0..<rank).map {
+            ConvolutionAxis(
+                inputSize: spatial[$0], kernelSize: kernel[$0], stride: strides[$0], dilation: dilations[$0],
+                padBegin: begin[$0], padEnd: end[$0], outputPadding: extra[$0])
+        }
+        let outputSpatial = axes.map(\.transposedOutputSize)
         guard outputSpatial.allSatisfy({ $0 > 0 }) else { throw OperatorError("empty output \(outputSpatial) for X \(x), W \(w)") }
-        return Geometry(
-            batch: x[0], inputChannels: x[1], outputChannels: w[1] * attributes.group, spatial: spatial, kernel: kernel,
-            strides: strides, dilations: dilations, padsBegin: begin, padsEnd: end, outputPadding: extra, outputSpatial: outputSpatial)
+        return ConvolutionGeometry(
+            batch: x[0], inputChannels: x[1], outputChannels: w[1] * attributes.group, groups: attributes.group, axes: axes)
     }
 
     func outputs(for inputs: [ValueDescriptor?]) throws -> [ValueDescriptor] {
-        let x = try inputs.required(0, "X")
-        let w = try inputs.required(1, "W")
-        guard x.elementType == .float32, w.elementType == .float32 else {
-            throw OperatorError(unsupported: "X of \(x.elementType), W of \(w.elementType) (float32 only)")
-        }
-        let geometry = try geometry(x.shape, w.shape)
-        if inputs.count > 2, let bias = inputs[2], bias.shape != [geometry.outputChannels] {
-            throw OperatorError("bias shape \(bias.shape) must be [\(geometry.outputChannels)]")
-        }
-        return [ValueDescriptor(.float32, [geometry.batch, geometry.outputChannels] + geometry.outputSpatial)]
+        let geometry = try geometry(of: inputs)
+        return [ValueDescriptor(.float32, [geometry.batch, geometry.outputChannels] + geometry.axes.map(\.transposedOutputSize))]
     }
 
     func makeKernel(inputs: [Tensor?], outputs: [Tensor]) throws -> any Kernel {
@@ -96,31 +77,19 @@ struct ConvTranspose: Operator {
         let w = try inputs.required(1)
         let bias = inputs.count > 2 ? inputs[2] : nil
         let geometry = try geometry(x.shape, w.shape)
-        guard geometry.spatial.count <= 2 else {
-            return ScatterConvTransposeKernel(geometry: geometry, group: attributes.group, x: x, w: w, bias: bias, y: outputs[0])
+        guard geometry.axes.count <= 2 else {
+            return ScatterConvTransposeKernel(geometry: geometry, x: x, w: w, bias: bias, y: outputs[0])
         }
-        let kernel = try ConvTransposeKernel(
-            batchCount: geometry.batch, inputChannels: geometry.inputChannels, outputChannels: geometry.outputChannels,
-            groups: attributes.group, inputShape: geometry.spatial, kernelShape: geometry.kernel, strides: geometry.strides,
-            dilations: geometry.dilations, padsBegin: geometry.padsBegin, padsEnd: geometry.padsEnd,
-            outputPadding: geometry.outputPadding)
-        guard kernel.outputShape == geometry.outputSpatial else {
-            throw OperatorError("kernel output \(kernel.outputShape) differs from inferred \(geometry.outputSpatial)")
-        }
-        return ConvolutionKernel(
-            run: { input, weights, bias, output, scratch in
-                kernel.run(input: input, weights: weights, bias: bias, output: output, scratch: scratch)
-            },
-            x: x, w: w, bias: bias, y: outputs[0],
-            scratch: kernel.scratchCount > 0 ? try Tensor(zeros: .float32, shape: [kernel.scratchCount]) : nil)
+        let kernel = try ConvTransposeKernel(geometry: geometry)
+        return try ConvolutionKernel(
+            x: x, w: w, bias: bias, y: outputs[0], scratchCount: kernel.scratchCount, run: kernel.run(input:weights:bias:output:scratch:))
     }
 }
 
 /// ConvTranspose of any spatial rank as a direct scatter: every input element times every tap
 /// added at its strided, dilated output position. For the ranks `ConvTransposeKernel` lacks.
 struct ScatterConvTransposeKernel: Kernel {
-    let geometry: ConvTranspose.Geometry
-    let group: Int
+    let geometry: ConvolutionGeometry
     let x: Tensor
     let w: Tensor
     let bias: Tensor?
@@ -128,12 +97,14 @@ struct ScatterConvTransposeKernel: Kernel {
 
     func execute() {
         let g = geometry
-        let rank = g.spatial.count
-        let inputPlane = product(g.spatial)
-        let outputPlane = product(g.outputSpatial)
-        let taps = product(g.kernel)
-        let groupInputs = g.inputChannels / group
-        let groupOutputs = g.outputChannels / group
+        let (spatial, kernel, strides, dilations, padsBegin) = (g.spatial, g.kernel, g.strides, g.dilations, g.padsBegin)
+        let outputSpatial = g.axes.map(\.transposedOutputSize)
+        let rank = spatial.count
+        let inputPlane = product(spatial)
+        let outputPlane = product(outputSpatial)
+        let taps = product(kernel)
+        let groupInputs = g.inputChannels / g.groups
+        let groupOutputs = g.outputChannels / g.groups
         let input = x.pointer(to: Float.self)
         let weights = w.pointer(to: Float.self)
         let output = y.pointer(to: Float.self)
@@ -157,15 +128,15 @@ struct ScatterConvTransposeKernel: Kernel {
                         var inputScale = inputPlane
                         var tapScale = taps
                         for axis in 0..<rank {
-                            inputScale /= g.spatial[axis]
-                            tapScale /= g.kernel[axis]
+                            inputScale /= spatial[axis]
+                            tapScale /= kernel[axis]
                             let inputCoordinate = positionRest / inputScale
                             let tapCoordinate = tapRest / tapScale
                             positionRest %= inputScale
                             tapRest %= tapScale
-                            let coordinate = inputCoordinate * g.strides[axis] - g.padsBegin[axis] + tapCoordinate * g.dilations[axis]
-                            if coordinate < 0 || coordinate >= g.outputSpatial[axis] { inside = false }
-                            outputIndex = outputIndex * g.outputSpatial[axis] + coordinate
+                            let coordinate = inputCoordinate * strides[axis] - padsBegin[axis] + tapCoordinate * dilations[axis]
+                            if coordinate < 0 || coordinate >= outputSpatial[axis] { inside = false }
+                            outputIndex = outputIndex * outputSpatial[axis] + coordinate
                         }
                         guard inside else { continue }
                         for outputInGroup in 0..<groupOutputs {
