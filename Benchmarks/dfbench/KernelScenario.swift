@@ -74,6 +74,26 @@ struct KernelScenario: BenchmarkScenario {
                          bytes / ours / 1e3, bytes / openBLAS / 1e3, ours / openBLAS))
         }
 
+        // A few streams at once (StreamBatch's small batches): up to `rowDotVectorLimit` vectors
+        // go through our kernel, beyond it through sgemm; both are timed here at each count.
+        let weights = buffers.make(rows * columns), vectors = buffers.make(8 * columns), results = buffers.make(8 * rows)
+        for count in [2, 4, 8] {
+            let ours = report("\(count) vectors × \(rows)×\(columns) (A·Bᵀ, M = \(count)): ours", samples: sampleCount) {
+                for offset in 0..<count {
+                    product.run(a: vectors + offset * columns, b: weights, c: results + offset * rows)
+                }
+            }
+            let sgemm = report("\(count) vectors × \(rows)×\(columns) (A·Bᵀ, M = \(count)): OpenBLAS sgemm", samples: sampleCount) {
+                cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, Int32(count), Int32(rows), Int32(columns), 1,
+                            vectors, Int32(columns), weights, Int32(columns), 0, results, Int32(rows))
+            }
+            let batched = try GEMMKernel(m: count, n: rows, k: columns, transposeB: true)
+            let dispatched = report("\(count) vectors × \(rows)×\(columns) (A·Bᵀ, M = \(count)): GEMMKernel", samples: sampleCount) {
+                batched.run(a: vectors, b: weights, c: results)
+            }
+            print(String(format: "    M = %d: one product per vector %.2f, sgemm %.2f, GEMMKernel %.2f µs", count, ours, sgemm, dispatched))
+        }
+
         let count = 4096
         let source = buffers.make(count), destination = buffers.make(count)
         for activation in [Activation.relu, .sigmoid, .tanh] {
