@@ -39,7 +39,7 @@ let package = Package(
                           path: "Benchmarks/dfbench", swiftSettings: vectorISA),
 
         // Test support shared by several test targets: seeded random numbers, generated-fixture lookup.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["AllocationCounter"], path: "Tests/TestSupport"),
         .testTarget(name: "ProtobufTests", dependencies: ["Protobuf", "TestSupport"], swiftSettings: vectorISA),
         .testTarget(name: "ONNXTests", dependencies: ["ONNX", "Protobuf", "TestSupport"], swiftSettings: vectorISA),
         // Test support: counts a thread's heap allocations by interposing malloc (see its header).
@@ -47,7 +47,7 @@ let package = Package(
         .testTarget(name: "InferenceTests", dependencies: ["Inference", "ONNX", "AllocationCounter", "CBLAS", "TestSupport"],
                     swiftSettings: vectorISA),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "TestSupport"], swiftSettings: vectorISA),
-        .testTarget(name: "DeepFilterTests", dependencies: ["DeepFilter", "DSP", "Inference", "AllocationCounter", "CBLAS", "TestSupport"],
+        .testTarget(name: "DeepFilterTests", dependencies: ["DeepFilter", "DSP", "Inference", "CBLAS", "TestSupport"],
                     swiftSettings: vectorISA),
         .testTarget(name: "RealtimeTests", dependencies: ["Realtime", "DeepFilter", "DSP"], swiftSettings: vectorISA),
         .testTarget(name: "CLITests", dependencies: ["dfkit"], swiftSettings: vectorISA),

@@ -1,9 +1,9 @@
-import AllocationCounter
 import CBLAS
 import DeepFilter
 import DSP
 import Foundation
 import Testing
+import TestSupport
 
 /// The real-time path must not touch the heap: after warm-up, 1000 hops through the stream
 /// enhancer (and 1000 10 ms frames through the rate-adapting wrapper at 16 and 44.1 kHz) are
@@ -33,10 +33,10 @@ import Testing
                     return UnsafeBufferPointer(rebasing: signal[start..<(start + frameLength)])
                 }
                 for index in 0..<20 { process(frame(index), output) }
-                allocation_counter_start()
-                for index in 20..<1020 { process(frame(index), output) }
-                finally()
-                allocations = allocation_counter_stop()
+                allocations = fewestAllocations {
+                    for index in 20..<1020 { process(frame(index), output) }
+                    finally()
+                }
             }
         }
         return allocations

@@ -1,4 +1,3 @@
-import AllocationCounter
 import CBLAS
 import DSP
 import Foundation
@@ -161,21 +160,21 @@ import DeepFilter
             }
             for index in 0..<20 { step(index) }
             streams.reserveCapacity(16)
-            allocation_counter_start()
-            for index in 20..<1020 {
-                if index % 50 == 0 {
-                    let joining = streams.count == 2
-                    for _ in 0..<3 {
-                        if joining {
-                            if let stream = batch.join() { streams.append(stream) }
-                        } else {
-                            batch.leave(streams.removeFirst())
+            allocations = fewestAllocations {
+                for index in 20..<1020 {
+                    if index % 50 == 0 {
+                        let joining = streams.count == 2
+                        for _ in 0..<3 {
+                            if joining {
+                                if let stream = batch.join() { streams.append(stream) }
+                            } else {
+                                batch.leave(streams.removeFirst())
+                            }
                         }
                     }
+                    step(index)
                 }
-                step(index)
             }
-            allocations = allocation_counter_stop()
         }
         #expect(allocations == 0, "\(allocations) heap allocations in 1000 steps with joins and leaves")
     }

@@ -1,8 +1,8 @@
-import AllocationCounter
 import CBLAS
 import Inference
 import ONNX
 import Testing
+import TestSupport
 
 /// The offline executor plans once per input shape: executing a planned 1000-frame DFN3 run
 /// touches the heap zero times, and a whole `run` (input copy, execute, output copies) allocates
@@ -21,13 +21,9 @@ struct OfflineAllocationTests {
             let plan = try executor.plan(for: inputs)
             plan.execute()
             _ = try executor.run(inputs)
-            allocation_counter_start()
-            plan.execute()
-            let executeAllocations = allocation_counter_stop()
+            let executeAllocations = fewestAllocations { plan.execute() }
             #expect(executeAllocations == 0, "\(graphName) S=\(frames): execute() allocated \(executeAllocations) blocks")
-            allocation_counter_start()
-            _ = try executor.run(inputs)
-            runAllocations[frames] = Int(allocation_counter_stop())
+            runAllocations[frames] = Int(try fewestAllocations { _ = try executor.run(inputs) })
         }
         #expect(runAllocations[10] == runAllocations[1000], "\(graphName): run() allocations by frame count \(runAllocations)")
         #expect((runAllocations[1000] ?? .max) <= 8 * graph.outputs.count + 8, "\(graphName): \(runAllocations)")
