@@ -55,6 +55,15 @@ struct KernelScenario: BenchmarkScenario {
             }
         }
 
+        // The core's practical arithmetic peak, the ceiling any DFN3 speed-up runs into.
+        let side = 1024
+        let left = buffers.make(side * side), right = buffers.make(side * side), square = buffers.make(side * side)
+        let large = try GEMMKernel(m: side, n: side, k: side)
+        let sgemm = report("SGEMM \(side)³ (OpenBLAS)", samples: max(sampleCount / 100, 5)) {
+            large.run(a: left, b: right, c: square)
+        }
+        print(String(format: "    one core's SGEMM rate: %.1f GFLOP/s", 2 * pow(Double(side), 3) / sgemm / 1e3))
+
         let rows = 768, columns = 256
         let product = try GEMMKernel(m: 1, n: rows, k: columns, transposeB: true)
         let vector = buffers.make(columns), result = buffers.make(rows)
