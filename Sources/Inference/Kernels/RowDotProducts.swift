@@ -3,9 +3,9 @@
 /// every one-frame linear layer, for one stream or a small batch of them. Each block of four rows
 /// is streamed in from cache once and then dotted with every vector from L1; per vector, four
 /// rows share each load of x and keep two SIMD8 sums each (eight FMA chains in flight). On the
-/// DFN3 GRU shape (768 × 256) one vector takes ~0.8× the time of OpenBLAS 0.3.21's sgemv, near
-/// the cache's bandwidth (`dfbench kernels`: ~125 GB/s from L2, ~90 GB/s from L3), and a few
-/// vectors avoid sgemm's packing of the whole matrix on every call.
+/// DFN3 GRU shape (768 × 256) one vector runs at the cache's bandwidth (`dfbench kernels`: ~130
+/// GB/s from L2, 0.86× OpenBLAS 0.3.21's sgemv time; ~80 GB/s from L3, level with it), and two
+/// or four vectors take 0.27× and 0.57× the time of sgemm, which packs the whole matrix per call.
 /// Does not allocate.
 @inline(__always)
 func multiplyRows(
