@@ -19,6 +19,9 @@ public final class ExecutionPlan: @unchecked Sendable {
     /// The values the symbolic dimensions were bound to.
     public let symbolBindings: [String: Int]
     let steps: [Step]
+    /// The steps' kernels alone: `execute()` borrows them in place, where iterating `steps` would
+    /// copy (and retain, then release) each step's kernel and names on every run.
+    private let kernels: [any Kernel]
     /// What planning inferred for each value (by value index): element type, shape, and the
     /// contents of folded values. The streaming planner reads it to find time axes.
     let valueDescriptors: [ValueDescriptor?]
@@ -141,14 +144,15 @@ public final class ExecutionPlan: @unchecked Sendable {
         }
         self.inputs = inputBuffers
         self.steps = steps
+        kernels = steps.map(\.kernel)
         self.valueDescriptors = descriptors
         self.symbolBindings = bindings
     }
 
     /// Runs every non-constant node once. Allocation-free and non-throwing.
     public func execute() {
-        for step in steps {
-            step.kernel.execute()
+        kernels.withUnsafeBufferPointer { kernels in
+            for index in kernels.indices { kernels[index].execute() }
         }
     }
 
