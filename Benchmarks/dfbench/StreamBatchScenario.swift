@@ -11,7 +11,7 @@ import Foundation
 struct StreamBatchScenario: BenchmarkScenario {
     let name = "batch"
     let summary = "streams per core with StreamBatch (batch sizes 1…64) vs the official runtime; "
-        + "options: --sizes LIST, --hops N, --clip WAV, --models DIR, --json OUT, --markdown OUT, --no-peers"
+        + "options: --sizes LIST, --hops N, --clip WAV, --models DIR, --json OUT, --markdown OUT, --svg OUT, --no-peers"
 
     struct Size: Codable {
         let batch: Int
@@ -56,7 +56,7 @@ struct StreamBatchScenario: BenchmarkScenario {
 
     func run(arguments: [String]) throws {
         let options = try ScenarioOptions(arguments, scenario: name,
-                                          valueFlags: ["--sizes", "--hops", "--clip", "--models", "--json", "--markdown"],
+                                          valueFlags: ["--sizes", "--hops", "--clip", "--models", "--json", "--markdown", "--svg"],
                                           switchFlags: ["--no-peers"])
         let sizes = try options.list("--sizes")?.map { item -> Int in
             guard let size = Int(item), size >= 1, size <= 4096 else { throw BenchmarkError("batch: --sizes takes batch sizes 1…4096, got '\(item)'") }
@@ -91,6 +91,7 @@ struct StreamBatchScenario: BenchmarkScenario {
         let markdown = Self.markdown(report)
         print(markdown)
         if let path = options.string("--markdown") { try (markdown + "\n").write(toFile: path, atomically: true, encoding: .utf8) }
+        if let path = options.string("--svg") { try StreamCapacityChart(report: report).svg.write(toFile: path, atomically: true, encoding: .utf8) }
         if let path = options.string("--json") {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
