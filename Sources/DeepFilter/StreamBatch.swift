@@ -15,8 +15,10 @@ import Inference
 /// After `init`, `join`, `leave` and `process` allocate nothing, take no lock, do no I/O and
 /// cannot throw; call them from one thread. OpenBLAS must run single-threaded.
 public final class StreamBatch {
-    /// A joined stream's handle; it stays valid until the stream leaves.
+    /// A joined stream's handle; it stays valid until the stream leaves. Handles belong to the
+    /// batch that made them: passing one to another batch is a programming error and traps.
     public struct Stream: Hashable, Sendable {
+        fileprivate let batch: ObjectIdentifier
         fileprivate let member: Int
     }
 
@@ -116,12 +118,12 @@ public final class StreamBatch {
         plans.encoder.resetState(slot: position)
         plans.erbDecoder.resetState(slot: position)
         plans.dfDecoder.resetState(slot: position)
-        return Stream(member: free)
+        return Stream(batch: ObjectIdentifier(self), member: free)
     }
 
     /// Removes a stream; the last stream in the batch takes its place. Leaving twice does nothing.
     public func leave(_ stream: Stream) {
-        guard stream.member >= 0, stream.member < capacity, let position = members[stream.member].position else { return }
+        guard owns(stream), let position = members[stream.member].position else { return }
         let last = streamCount - 1
         if position != last {
             moveState(from: ladder[rung], slot: last, to: ladder[rung], slot: position)
@@ -140,21 +142,30 @@ public final class StreamBatch {
 
     /// Whether `stream` is joined.
     public func contains(_ stream: Stream) -> Bool {
-        stream.member >= 0 && stream.member < capacity && members[stream.member].position != nil
+        owns(stream) && members[stream.member].position != nil
     }
 
     /// The stream's input hop: write `hopSize` samples here before `process()`.
-    public func input(of stream: Stream) -> UnsafeMutableBufferPointer<Float> { members[stream.member].input }
+    public func input(of stream: Stream) -> UnsafeMutableBufferPointer<Float> { member(stream).input }
 
     /// The stream's output hop after `process()`: its input delayed by `latency`, enhanced.
-    public func output(of stream: Stream) -> UnsafeBufferPointer<Float> { UnsafeBufferPointer(members[stream.member].output) }
+    public func output(of stream: Stream) -> UnsafeBufferPointer<Float> { UnsafeBufferPointer(member(stream).output) }
 
     /// The encoder's local SNR estimate of the stream's last hop, in dB (−15 when skipped as
     /// silence, 35 when bypassed).
-    public func lsnr(of stream: Stream) -> Float { members[stream.member].lsnr }
+    public func lsnr(of stream: Stream) -> Float { member(stream).lsnr }
 
     /// NaN and ±Inf samples of the stream's input replaced by zero so far.
-    public func nonFiniteSampleCount(of stream: Stream) -> Int { members[stream.member].channel.nonFiniteSampleCount }
+    public func nonFiniteSampleCount(of stream: Stream) -> Int { member(stream).channel.nonFiniteSampleCount }
+
+    private func owns(_ stream: Stream) -> Bool {
+        stream.batch == ObjectIdentifier(self) && stream.member >= 0 && stream.member < capacity
+    }
+
+    private func member(_ stream: Stream) -> Member {
+        precondition(owns(stream), "a StreamBatch.Stream from another batch")
+        return members[stream.member]
+    }
 
     /// Advances every joined stream by one hop: reads each `input(of:)`, writes each `output(of:)`.
     public func process() {

@@ -136,6 +136,11 @@ import DeepFilter
         batch.leave(streams[1])
         #expect(batch.streamCount == 2)
         #expect(batch.join() != nil)
+        let other = try StreamBatch(bundle: ModelBundle(directory: OfficialReferences.modelDirectory), capacity: 3)
+        let foreign = try #require(other.join())
+        #expect(!batch.contains(foreign), "a handle from another batch is not this batch's stream")
+        batch.leave(foreign)
+        #expect(batch.streamCount == 3 && other.contains(foreign))
         #expect(throws: EnhancementError.self) { try StreamBatch(bundle: ModelBundle(directory: OfficialReferences.modelDirectory), capacity: 0) }
     }
 
