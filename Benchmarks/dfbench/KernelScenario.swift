@@ -11,7 +11,7 @@ import Inference
 /// with the bandwidth each reaches: the floor of a one-frame DFN3 step.
 struct KernelScenario: BenchmarkScenario {
     let name = "kernels"
-    let summary = "GRU step/sequence, activations, DFN3 conv layers; options: --samples N"
+    let summary = "SGEMM ceiling, matrix-vector vs OpenBLAS, GRU step/sequence, activations, DFN3 conv layers; options: --samples N"
 
     func run(arguments: [String]) throws {
         let options = try ScenarioOptions(arguments, scenario: name, valueFlags: ["--samples"])
