@@ -12,20 +12,8 @@ import Testing
 /// rate, channel count and length. Every bad file is built here, in a temporary directory,
 /// from the model bundle and the generated fixtures.
 @Suite struct BadInputMatrixTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-    static let modelDirectory = root.appendingPathComponent("Models/DeepFilterNet3")
-    static let oddNames = root.appendingPathComponent("Tests/Fixtures/generated/dfn3-ort/odd-names")
-
-    struct MissingFile: Error, CustomStringConvertible {
-        let path: String
-        var description: String { "\(path) is missing; run Scripts/setup to fetch the model and generate fixtures" }
-    }
-
-    static func existing(_ url: URL) throws -> URL {
-        guard FileManager.default.fileExists(atPath: url.path) else { throw MissingFile(path: url.path) }
-        return url
-    }
+    static let modelDirectory = RepositoryFiles.modelDirectory
+    static let oddNames = RepositoryFiles.root.appendingPathComponent("Tests/Fixtures/generated/dfn3-ort/odd-names")
 
     /// A fresh directory for one case's files, removed by the caller.
     static func scratchDirectory() throws -> URL {
@@ -75,7 +63,7 @@ import Testing
         try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
         for name in ["enc.onnx", "erb_dec.onnx", "df_dec.onnx", "config.ini"] {
             try FileManager.default.createSymbolicLink(at: bundle.appendingPathComponent(name),
-                                                       withDestinationURL: try existing(modelDirectory.appendingPathComponent(name)))
+                                                       withDestinationURL: try RepositoryFiles.existing(modelDirectory.appendingPathComponent(name)))
         }
         try change(bundle)
         return bundle
@@ -113,7 +101,7 @@ import Testing
         let input = directory.appendingPathComponent(name)
         try write(bytes, to: input)
         let output = directory.appendingPathComponent("out.wav")
-        let result = try DFKitProcess.run(["enhance", input.path, "-o", output.path, "--model", existing(modelDirectory).path])
+        let result = try DFKitProcess.run(["enhance", input.path, "-o", output.path, "--model", RepositoryFiles.existing(modelDirectory).path])
         expectRefusal(result, naming: input.path, problem: problem, sourceLocation: sourceLocation)
         try expectNothingWritten(in: directory, besides: [name], sourceLocation: sourceLocation)
         // The library refuses the same file with an error value naming it.
@@ -134,7 +122,7 @@ import Testing
         let input = directory.appendingPathComponent("in.wav")
         try write(bytes, to: input)
         let output = directory.appendingPathComponent("out.wav")
-        let result = try DFKitProcess.run(["enhance", input.path, "-o", output.path, "--model", existing(modelDirectory).path])
+        let result = try DFKitProcess.run(["enhance", input.path, "-o", output.path, "--model", RepositoryFiles.existing(modelDirectory).path])
         #expect(result.exited && result.status == 0, "\(result.standardError)", sourceLocation: sourceLocation)
         #expect(result.standardOutput.contains("rtf:"), sourceLocation: sourceLocation)
         let enhanced = try AudioFileReader.read(path: output.path)
@@ -235,7 +223,7 @@ import Testing
         let aFile = directory.appendingPathComponent("a-file")
         try Self.write([1, 2, 3], to: aFile)
         for output in [directory.appendingPathComponent("no/such/dir/out.wav").path, aFile.path + "/out.wav"] {
-            let result = try DFKitProcess.run(["enhance", input.path, "-o", output, "--model", Self.existing(Self.modelDirectory).path])
+            let result = try DFKitProcess.run(["enhance", input.path, "-o", output, "--model", RepositoryFiles.existing(Self.modelDirectory).path])
             Self.expectRefusal(result, naming: output, problem: "cannot create")
             try Self.expectNothingWritten(in: directory, besides: ["in.wav", "a-file"])
         }
@@ -267,7 +255,7 @@ import Testing
     }
 
     @Test func modelBundleWithATruncatedGraph() throws {
-        let encoder = try Data(contentsOf: Self.existing(Self.modelDirectory.appendingPathComponent("enc.onnx")))
+        let encoder = try Data(contentsOf: RepositoryFiles.existing(Self.modelDirectory.appendingPathComponent("enc.onnx")))
         try Self.expectBundleRefused(problem: "malformed protobuf: field needs", faultyFile: "enc.onnx") { bundle in
             let file = bundle.appendingPathComponent("enc.onnx")
             try FileManager.default.removeItem(at: file)
@@ -276,7 +264,7 @@ import Testing
     }
 
     @Test func configWithoutAKey() throws {
-        let config = try String(contentsOf: Self.existing(Self.modelDirectory.appendingPathComponent("config.ini")), encoding: .utf8)
+        let config = try String(contentsOf: RepositoryFiles.existing(Self.modelDirectory.appendingPathComponent("config.ini")), encoding: .utf8)
         try Self.expectBundleRefused(problem: "key 'nb_df' missing from section [df]", faultyFile: "config.ini") { bundle in
             let file = bundle.appendingPathComponent("config.ini")
             try FileManager.default.removeItem(at: file)
@@ -290,7 +278,7 @@ import Testing
         try Self.expectBundleRefused(problem: "graph has no input", faultyFile: "erb_dec.onnx") { bundle in
             let file = bundle.appendingPathComponent("erb_dec.onnx")
             try FileManager.default.removeItem(at: file)
-            try FileManager.default.copyItem(at: Self.existing(Self.oddNames.appendingPathComponent("model.onnx")), to: file)
+            try FileManager.default.copyItem(at: RepositoryFiles.existing(Self.oddNames.appendingPathComponent("model.onnx")), to: file)
         }
     }
 
@@ -298,7 +286,7 @@ import Testing
 
     /// Truncated at several depths, bytes flipped inside, random bytes, and empty.
     static func brokenModels() throws -> [(name: String, bytes: [UInt8], problem: String)] {
-        let model = [UInt8](try Data(contentsOf: existing(oddNames.appendingPathComponent("model.onnx"))))
+        let model = [UInt8](try Data(contentsOf: RepositoryFiles.existing(oddNames.appendingPathComponent("model.onnx"))))
         // Byte 2 is the graph field's tag (0x3a), byte 3 its length varint (0x9c 0x01 = 156).
         var badTag = model
         badTag[2] = 0xFF
@@ -339,7 +327,7 @@ import Testing
     @Test func runRefusesBrokenModels() throws {
         let directory = try Self.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let input = try Self.existing(Self.oddNames.appendingPathComponent("inputs/x_0.npy"))
+        let input = try RepositoryFiles.existing(Self.oddNames.appendingPathComponent("inputs/x_0.npy"))
         for (name, bytes, problem) in try Self.brokenModels() {
             let file = directory.appendingPathComponent(name)
             try Self.write(bytes, to: file)
@@ -352,14 +340,14 @@ import Testing
     @Test func runRefusesAnUnknownOperator() throws {
         let directory = try Self.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        var model = [UInt8](try Data(contentsOf: Self.existing(Self.oddNames.appendingPathComponent("model.onnx"))))
+        var model = [UInt8](try Data(contentsOf: RepositoryFiles.existing(Self.oddNames.appendingPathComponent("model.onnx"))))
         // The Add node's op_type field: tag 0x22 (field 4, length-delimited), length 3, "Add".
         let field: [UInt8] = [0x22, 0x03] + Array("Add".utf8)
         let start = try #require((0...(model.count - field.count)).first { Array(model[$0..<$0 + field.count]) == field })
         model.replaceSubrange(start + 2..<start + 5, with: Array("Zzz".utf8))
         let file = directory.appendingPathComponent("unknown-op.onnx")
         try Self.write(model, to: file)
-        let input = try Self.existing(Self.oddNames.appendingPathComponent("inputs/x_0.npy"))
+        let input = try RepositoryFiles.existing(Self.oddNames.appendingPathComponent("inputs/x_0.npy"))
         let (result, outputs) = try Self.run(model: file, inputs: ["x:0": input], in: directory)
         Self.expectRefusal(result, naming: file.path, problem: "unsupported operator Zzz")
         #expect(!FileManager.default.fileExists(atPath: outputs.path))
@@ -369,8 +357,8 @@ import Testing
     @Test func runRefusesBadInputs() throws {
         let directory = try Self.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let model = try Self.existing(Self.oddNames.appendingPathComponent("model.onnx"))
-        let good = try Self.existing(Self.oddNames.appendingPathComponent("inputs/x_0.npy"))
+        let model = try RepositoryFiles.existing(Self.oddNames.appendingPathComponent("model.onnx"))
+        let good = try RepositoryFiles.existing(Self.oddNames.appendingPathComponent("inputs/x_0.npy"))
         func npy(_ name: String, _ tensor: Tensor) throws -> URL {
             let file = directory.appendingPathComponent(name)
             try tensor.writeNumPyFile(file.path)

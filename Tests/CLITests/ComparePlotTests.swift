@@ -10,9 +10,7 @@ import Testing
 /// (window ≈ rate/50 rounded up to a power of two, hop a quarter of it, frames centred on
 /// multiples of the hop from sample 0 through the last sample, at most 1000 × 256 cells).
 @Suite struct ComparePlotTests {
-    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
-    static let references = repositoryRoot.appendingPathComponent("Tests/Fixtures/references")
+    static let references = RepositoryFiles.root.appendingPathComponent("Tests/Fixtures/references")
 
     /// Viridis' dark end, the colour of the bottom of the dB scale.
     static let darkest: [UInt8] = [0x44, 0x01, 0x54]
@@ -65,7 +63,7 @@ import Testing
     }
 
     static func decodePNG(_ base64: String) throws -> Image {
-        let python = repositoryRoot.appendingPathComponent(".venv/bin/python")
+        let python = RepositoryFiles.root.appendingPathComponent(".venv/bin/python")
         try #require(FileManager.default.isExecutableFile(atPath: python.path),
                      "\(python.path) missing: run Scripts/setup to create the venv that checks the PNGs")
         let directory = try temporaryDirectory()

@@ -4,28 +4,16 @@ import Testing
 /// `dfkit inspect` run as a process, checked against what the `onnx` package reads
 /// (models.json from Scripts/gen-onnx-fixtures.py).
 struct InspectCommandTests {
-    static let repositoryRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let fixtures = repositoryRoot.appendingPathComponent("Tests/Fixtures/generated/onnx-fixtures")
-
-    struct MissingFile: Error, CustomStringConvertible {
-        let path: String
-        var description: String { "\(path) is missing; run Scripts/setup to fetch the model and generate fixtures" }
-    }
-
-    static func existing(_ url: URL) throws -> String {
-        guard FileManager.default.fileExists(atPath: url.path) else { throw MissingFile(path: url.path) }
-        return url.path
-    }
+    static let fixtures = RepositoryFiles.root.appendingPathComponent("Tests/Fixtures/generated/onnx-fixtures")
 
     static func modelPath(_ name: String) throws -> String {
-        try existing(name == "graph.onnx"
+        try RepositoryFiles.existing(name == "graph.onnx"
             ? fixtures.appendingPathComponent(name)
-            : repositoryRoot.appendingPathComponent("Models/DeepFilterNet3/\(name)"))
+            : RepositoryFiles.modelDirectory.appendingPathComponent(name)).path
     }
 
     static func onnxFacts(_ name: String) throws -> [String: Any] {
-        let data = try Data(contentsOf: URL(fileURLWithPath: existing(fixtures.appendingPathComponent("models.json"))))
+        let data = try Data(contentsOf: RepositoryFiles.existing(fixtures.appendingPathComponent("models.json")))
         let all = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         return try #require(all[name] as? [String: Any])
     }

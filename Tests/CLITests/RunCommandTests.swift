@@ -5,22 +5,8 @@ import Testing
 /// `dfkit run` as a process, on the DFN3 graphs and a tiny odd-names model, against the
 /// onnxruntime outputs written by Scripts/gen-dfn3-ort.py.
 struct RunCommandTests {
-    static let fixtures = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Tests/Fixtures/generated/dfn3-ort")
-    static let models = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Models/DeepFilterNet3")
-
-    struct MissingFile: Error, CustomStringConvertible {
-        let path: String
-        var description: String { "\(path) is missing; run Scripts/setup to fetch the model and generate fixtures" }
-    }
-
-    static func existing(_ url: URL) throws -> URL {
-        guard FileManager.default.fileExists(atPath: url.path) else { throw MissingFile(path: url.path) }
-        return url
-    }
+    static let fixtures = RepositoryFiles.root.appendingPathComponent("Tests/Fixtures/generated/dfn3-ort")
+    static let models = RepositoryFiles.modelDirectory
 
     static func temporaryDirectory() -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("dfkit-run-\(UUID().uuidString)")
@@ -38,8 +24,8 @@ struct RunCommandTests {
 
     @Test(arguments: ["enc", "erb_dec", "df_dec"])
     func writesEveryOutputOfDFN3Graphs(graph: String) throws {
-        let folder = try Self.existing(Self.fixtures.appendingPathComponent("features-S7/\(graph)"))
-        let model = try Self.existing(Self.models.appendingPathComponent("\(graph).onnx"))
+        let folder = try RepositoryFiles.existing(Self.fixtures.appendingPathComponent("features-S7/\(graph)"))
+        let model = try RepositoryFiles.existing(Self.models.appendingPathComponent("\(graph).onnx"))
         let inputNames = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("inputs").path)
         let outputNames = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("outputs").path)
         let directory = Self.temporaryDirectory()
@@ -60,7 +46,7 @@ struct RunCommandTests {
     }
 
     @Test func sanitisesOutputNamesAndProfiles() throws {
-        let folder = try Self.existing(Self.fixtures.appendingPathComponent("odd-names"))
+        let folder = try RepositoryFiles.existing(Self.fixtures.appendingPathComponent("odd-names"))
         let directory = Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let result = try DFKitProcess.run([
@@ -80,7 +66,7 @@ struct RunCommandTests {
     }
 
     @Test func reportsBadInvocationsWithoutCrashing() throws {
-        let folder = try Self.existing(Self.fixtures.appendingPathComponent("odd-names"))
+        let folder = try RepositoryFiles.existing(Self.fixtures.appendingPathComponent("odd-names"))
         let model = folder.appendingPathComponent("model.onnx").path
         let directory = Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -96,10 +96,7 @@ struct SimulateCommandTests {
 
     // MARK: DFN3
 
-    static var modelDirectory: String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Models/DeepFilterNet3").path
-    }
+    static var modelDirectory: String { RepositoryFiles.modelDirectory.path }
 
     /// With the app at the model's rate, the algorithmic part of the end-to-end latency is DFN3's
     /// 1440 samples at 48 kHz = 30 ms, and every frame goes through the network.
