@@ -114,6 +114,22 @@ import Testing
     }
 
     /// A 32-bit float WAV with `channels.count` channels of equal length.
+    /// Runs `dfkit compare F F --plot` on a WAV of `channels` and returns its three panels and the
+    /// SVG's size in bytes.
+    static func plotOfFileAgainstItself(_ channels: [[Float]], sampleRate: Int) throws -> (plot: Plot, bytes: Int) {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let wav = directory.appendingPathComponent("signal.wav").path
+        let svgPath = directory.appendingPathComponent("signal.svg").path
+        try writeWAV(channels, sampleRate: sampleRate, to: wav)
+        let outcome = try dfkit(["compare", wav, wav, "--plot", svgPath])
+        try #require(outcome.status == 0, "\(outcome.standardError)")
+        let plot = try readPlot(svgPath)
+        try #require(plot.images.count == 3)
+        let bytes = try #require(try FileManager.default.attributesOfItem(atPath: svgPath)[.size] as? Int)
+        return (plot, bytes)
+    }
+
     static func writeWAV(_ channels: [[Float]], sampleRate: Int, to path: String) throws {
         let frames = channels[0].count, channelCount = channels.count
         var data = Data()
@@ -187,15 +203,8 @@ import Testing
     }
 
     @Test func sineShowsAtItsFrequencyWithLowFrequenciesAtTheBottom() throws {
-        let directory = try Self.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let wav = directory.appendingPathComponent("tone.wav").path
-        let svgPath = directory.appendingPathComponent("tone.svg").path
-        try Self.writeWAV([Self.sine(hertz: 1500, amplitude: 0.5, sampleRate: 48_000, seconds: 1)], sampleRate: 48_000, to: wav)
-        let outcome = try Self.dfkit(["compare", wav, wav, "--plot", svgPath])
-        #expect(outcome.status == 0, "\(outcome.standardError)")
-        let plot = try Self.readPlot(svgPath)
-        try #require(plot.images.count == 3)
+        let plot = try Self.plotOfFileAgainstItself(
+            [Self.sine(hertz: 1500, amplitude: 0.5, sampleRate: 48_000, seconds: 1)], sampleRate: 48_000).plot
         let (a, b, difference) = (plot.images[0], plot.images[1], plot.images[2])
         // Identical files: identical A and B panels, and B − A is exactly zero, the bottom of the scale.
         #expect(a.pixels == b.pixels)
@@ -211,17 +220,9 @@ import Testing
     }
 
     @Test func multichannelFilesPlotChannelZeroAndSaySo() throws {
-        let directory = try Self.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let wav = directory.appendingPathComponent("stereo.wav").path
-        let svgPath = directory.appendingPathComponent("stereo.svg").path
         let left = Self.sine(hertz: 6000, amplitude: 0.5, sampleRate: 16_000, seconds: 1)
         let right = Self.sine(hertz: 1000, amplitude: 0.5, sampleRate: 16_000, seconds: 1)
-        try Self.writeWAV([left, right], sampleRate: 16_000, to: wav)
-        let outcome = try Self.dfkit(["compare", wav, wav, "--plot", svgPath])
-        #expect(outcome.status == 0, "\(outcome.standardError)")
-        let plot = try Self.readPlot(svgPath)
-        try #require(plot.images.count == 3)
+        let plot = try Self.plotOfFileAgainstItself([left, right], sampleRate: 16_000).plot
         #expect(plot.texts.contains { $0.contains("Channel 0 of 2") })
         // 16 kHz: window 512 (rate/50 = 320 rounded up), 257 bins → 256 rows; hop 128 →
         // 1 + 16000/128 = 126 columns.
@@ -233,20 +234,12 @@ import Testing
     }
 
     @Test func longFilesAreAveragedToAtMostAThousandColumns() throws {
-        let directory = try Self.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let wav = directory.appendingPathComponent("long.wav").path
-        let svgPath = directory.appendingPathComponent("long.svg").path
-        try Self.writeWAV([Self.sine(hertz: 440, amplitude: 0.1, sampleRate: 48_000, seconds: 30)], sampleRate: 48_000, to: wav)
-        let outcome = try Self.dfkit(["compare", wav, wav, "--plot", svgPath])
-        #expect(outcome.status == 0, "\(outcome.standardError)")
-        let plot = try Self.readPlot(svgPath)
-        try #require(plot.images.count == 3)
+        let (plot, size) = try Self.plotOfFileAgainstItself(
+            [Self.sine(hertz: 440, amplitude: 0.1, sampleRate: 48_000, seconds: 30)], sampleRate: 48_000)
         // 1 440 000 samples: 1 + 1440000/256 = 5626 frames, ⌈5626/1000⌉ = 6 per column → 938 columns.
         for image in plot.images {
             #expect(image.width == 938 && image.height == 256, "\(image.width)×\(image.height)")
         }
-        let size = try #require(try FileManager.default.attributesOfItem(atPath: svgPath)[.size] as? Int)
         #expect(size < 4_000_000, "the SVG is \(size) bytes")
     }
 
