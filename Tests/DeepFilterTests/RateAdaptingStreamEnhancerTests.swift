@@ -28,15 +28,7 @@ import DeepFilter
                 input[n] += Float(0.02 * sin(2 * .pi * frequency * Double(n) / Double(sampleRate) + phase))
             }
         }
-        var output = [Float](repeating: 0, count: input.count)
-        input.withUnsafeBufferPointer { input in
-            output.withUnsafeMutableBufferPointer { output in
-                for start in stride(from: 0, to: input.count, by: frame) {
-                    enhancer.process(input: UnsafeBufferPointer(rebasing: input[start..<(start + frame)]),
-                                     output: UnsafeMutableBufferPointer(rebasing: output[start..<(start + frame)]))
-                }
-            }
-        }
+        let output = processInBlocks(input, blockSize: frame) { enhancer.process(input: $0, output: $1) }
         let expected = enhancer.latency
         let window = (input.count / 2)..<(input.count - Int(expected) - 4)
         func correlation(_ lag: Int) -> Double {

@@ -10,18 +10,8 @@ import DeepFilter
     static func stream(_ samples: [Float], through enhancer: StreamEnhancer) -> [Float] {
         let hop = enhancer.hopSize
         let hops = (samples.count + hop - 1) / hop + enhancer.latency / hop
-        var input = samples
-        input.append(contentsOf: repeatElement(0, count: hops * hop - samples.count))
-        var output = [Float](repeating: 0, count: input.count)
-        input.withUnsafeBufferPointer { input in
-            output.withUnsafeMutableBufferPointer { output in
-                for start in stride(from: 0, to: input.count, by: hop) {
-                    enhancer.process(input: UnsafeBufferPointer(rebasing: input[start..<(start + hop)]),
-                                     output: UnsafeMutableBufferPointer(rebasing: output[start..<(start + hop)]))
-                }
-            }
-        }
-        return output
+        let input = samples + repeatElement(0, count: hops * hop - samples.count)
+        return processInBlocks(input, blockSize: hop) { enhancer.process(input: $0, output: $1) }
     }
 
     /// Frame by frame against the official runtime's raw (delayed) output: the bar and its reason
