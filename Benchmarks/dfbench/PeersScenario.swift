@@ -1,6 +1,7 @@
 import DeepFilter
 import DSP
 import Foundation
+import Inference
 
 /// DFN3 enhancement of one clip by us and by the peers in the same invocation: our chunked
 /// offline enhancer and our stream enhancer (one hop per call) against the official runtime
@@ -32,6 +33,13 @@ struct PeersScenario: BenchmarkScenario {
 
     struct PeerReport: Codable {
         let results: [Result]
+        /// The OpenBLAS kernels ours ran on (absent from the peers' harness report).
+        var openblasCore: String?
+
+        enum CodingKeys: String, CodingKey {
+            case results
+            case openblasCore = "openblas_core"
+        }
     }
 
     func run(arguments: [String]) throws {
@@ -57,7 +65,7 @@ struct PeersScenario: BenchmarkScenario {
         if let jsonPath {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            try encoder.encode(PeerReport(results: all)).write(to: URL(fileURLWithPath: jsonPath))
+            try encoder.encode(PeerReport(results: all, openblasCore: OpenBLASEnvironment.loadedCore)).write(to: URL(fileURLWithPath: jsonPath))
         }
         if let markdownPath { try markdown.write(toFile: markdownPath, atomically: true, encoding: .utf8) }
         if let svgPath { try BarChart(results: all).svg.write(toFile: svgPath, atomically: true, encoding: .utf8) }
@@ -134,7 +142,7 @@ struct PeersScenario: BenchmarkScenario {
             value.map { String(format: "%.\(digits)f", $0) } ?? "–"
         }
         var lines = [
-            "DFN3 on \(clip) (\(String(format: "%.2f", seconds)) s), one thread, median of runs (spread min–max); latency per 10 ms hop",
+            "DFN3 on \(clip) (\(String(format: "%.2f", seconds)) s), one thread (ours on OpenBLAS \(OpenBLASEnvironment.loadedCore) kernels), median of runs (spread min–max); latency per 10 ms hop",
             "",
             "| runtime | mode | RTF | RTF spread | p50 ms | p90 ms | p99 ms | max ms |",
             "|---|---|---|---|---|---|---|---|",

@@ -1,6 +1,7 @@
 import DeepFilter
 import DSP
 import Foundation
+import Inference
 
 /// How many DFN3 streams one core carries in real time: for each batch size B, a `StreamBatch`
 /// advances B streams of the clip (each from its own offset, so the gating differs between them)
@@ -45,10 +46,12 @@ struct StreamBatchScenario: BenchmarkScenario {
         let sizes: [Size]
         let sustainedStreams: Int
         let official: Official?
+        let openblasCore: String
 
         enum CodingKeys: String, CodingKey {
             case clip, hops, sizes, official
             case sustainedStreams = "sustained_streams"
+            case openblasCore = "openblas_core"
         }
     }
 
@@ -87,7 +90,8 @@ struct StreamBatchScenario: BenchmarkScenario {
             }
         }
         let report = Report(clip: clip, hops: hops, sizes: measured,
-                            sustainedStreams: measured.filter(\.realTime).map(\.batch).max() ?? 0, official: official)
+                            sustainedStreams: measured.filter(\.realTime).map(\.batch).max() ?? 0, official: official,
+                            openblasCore: OpenBLASEnvironment.loadedCore)
         let markdown = Self.markdown(report)
         print(markdown)
         if let path = options.string("--markdown") { try (markdown + "\n").write(toFile: path, atomically: true, encoding: .utf8) }
@@ -130,7 +134,7 @@ struct StreamBatchScenario: BenchmarkScenario {
 
     static func markdown(_ report: Report) -> String {
         var lines = [
-            "StreamBatch on one core (OPENBLAS_NUM_THREADS=1): \(report.hops) hops of 10 ms per batch size, every stream of \(report.clip)",
+            "StreamBatch on one core (OPENBLAS_NUM_THREADS=1, OpenBLAS \(report.openblasCore) kernels): \(report.hops) hops of 10 ms per batch size, every stream of \(report.clip)",
             "",
             "| streams | step median ms | step p99 ms | step max ms | RTF per stream | p99 within the 10 ms hop |",
             "|---|---|---|---|---|---|",

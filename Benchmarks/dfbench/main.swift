@@ -1,4 +1,5 @@
 import Foundation
+import Inference
 
 /// Every scenario `dfbench` knows; add one in its own file and list it here.
 let scenarios: [any BenchmarkScenario] = [
@@ -20,6 +21,9 @@ guard let name = arguments.first, !["--help", "-h"].contains(name) else {
 guard let scenario = scenarios.first(where: { $0.name == name }) else {
     FileHandle.standardError.write(Data("dfbench: error: unknown scenario '\(name)'\n".utf8))
     exit(1)
+}
+if let warning = OpenBLASEnvironment.hostNarrowKernelsWarning {
+    FileHandle.standardError.write(Data("dfbench: warning: \(warning)\n".utf8))
 }
 do {
     try scenario.run(arguments: Array(arguments.dropFirst()))

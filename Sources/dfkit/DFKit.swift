@@ -1,4 +1,5 @@
 import Foundation
+import Inference
 
 @main
 enum DFKit {
@@ -14,7 +15,7 @@ enum DFKit {
     }
 
     static func main() {
-        runOpenBLASSingleThreaded()
+        OpenBLASEnvironment.restartSingleThreadedIfUnset()
         var arguments = Array(CommandLine.arguments.dropFirst())
         guard let name = arguments.first, !["--help", "-h", "help"].contains(name) else {
             printUsage()
@@ -37,17 +38,6 @@ enum DFKit {
         } catch {
             exitWithError("\(error)")
         }
-    }
-
-    /// OpenBLAS starts its worker threads while it loads, before `main`, and a second thread that
-    /// busy-waits between calls makes the enhancer 2–3× slower on a 2-core machine (and its
-    /// threaded SGEMM allocates per call); only the environment prevents them. So unless the user
-    /// chose a thread count, restart once with `OPENBLAS_NUM_THREADS=1`.
-    static func runOpenBLASSingleThreaded() {
-        guard getenv("OPENBLAS_NUM_THREADS") == nil else { return }
-        setenv("OPENBLAS_NUM_THREADS", "1", 1)
-        execv("/proc/self/exe", CommandLine.unsafeArgv)
-        // exec failed (no /proc): carry on with OpenBLAS's default threading.
     }
 
     static func printUsage() {

@@ -1,0 +1,58 @@
+// When benchmarks warn that OpenBLAS runs narrower kernels than the CPU allows, decided from the
+// environment, the CPU's flags and the core OpenBLAS loaded. The CPU flag sets are those /proc/cpuinfo prints on an AMD
+// Zen 5 (AVX-512) and a Zen 1 (AVX2 only); OpenBLAS's SkylakeX kernels use AVX-512 F, CD, BW, DQ
+// and VL (its `support_avx512` check), so a CPU lacking one of them has nothing wider to offer.
+
+import Foundation
+import Inference
+import Testing
+
+@Suite("OpenBLAS environment")
+struct OpenBLASEnvironmentTests {
+    static let zen5Flags: Set<String> = [
+        "fpu", "sse2", "avx", "avx2", "fma", "f16c", "avx512f", "avx512dq", "avx512ifma", "avx512cd",
+        "avx512bw", "avx512vl", "avx512_bf16", "avx512vbmi", "avx512_vnni",
+    ]
+    static let zen1Flags: Set<String> = ["fpu", "sse2", "avx", "avx2", "fma", "f16c", "sha_ni"]
+
+    @Test("AVX-512 CPU, AVX2 kernels forced by OPENBLAS_CORETYPE: warns, naming the variable to unset")
+    func forcedNarrowKernels() throws {
+        let warning = try #require(OpenBLASEnvironment.narrowKernelsWarning(forcedCore: "Haswell", cpuFlags: Self.zen5Flags, loadedCore: "Haswell"))
+        #expect(warning.contains("OPENBLAS_CORETYPE=Haswell"))
+        #expect(warning.contains("unset OPENBLAS_CORETYPE"))
+    }
+
+    @Test("AVX-512 CPU, AVX2 kernels chosen by OpenBLAS itself: warns, naming the core to force")
+    func chosenNarrowKernels() throws {
+        let warning = try #require(OpenBLASEnvironment.narrowKernelsWarning(forcedCore: nil, cpuFlags: Self.zen5Flags, loadedCore: "Zen"))
+        #expect(warning.contains("OPENBLAS_CORETYPE=SkylakeX"))
+    }
+
+    @Test("AVX-512 kernels loaded: no warning", arguments: ["SkylakeX", "Cooperlake", "SapphireRapids", "COOPERLAKE"])
+    func wideKernels(loadedCore: String) {
+        #expect(OpenBLASEnvironment.narrowKernelsWarning(forcedCore: nil, cpuFlags: Self.zen5Flags, loadedCore: loadedCore) == nil)
+    }
+
+    @Test("AVX2-only CPU: no warning for AVX2 kernels")
+    func zen1() {
+        #expect(OpenBLASEnvironment.narrowKernelsWarning(forcedCore: nil, cpuFlags: Self.zen1Flags, loadedCore: "Zen") == nil)
+        #expect(OpenBLASEnvironment.narrowKernelsWarning(forcedCore: "Haswell", cpuFlags: Self.zen1Flags, loadedCore: "Haswell") == nil)
+    }
+
+    @Test("a CPU missing one AVX-512 subset: no warning", arguments: ["avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl"])
+    func partialAVX512(missing flag: String) {
+        var flags = Self.zen5Flags
+        flags.remove(flag)
+        #expect(OpenBLASEnvironment.narrowKernelsWarning(forcedCore: "Haswell", cpuFlags: flags, loadedCore: "Haswell") == nil)
+    }
+
+    @Test("reads the flags line of a cpuinfo file, and nothing from a missing one")
+    func cpuinfoFlags() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("cpuinfo-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try "processor\t: 0\nvendor_id\t: AuthenticAMD\nflags\t\t: fpu avx2 avx512f\tavx512vl\nbugs\t\t: sysret_ss_attrs\n\nprocessor\t: 1\nflags\t\t: fpu\n"
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(OpenBLASEnvironment.hostCPUFlags(cpuinfo: path) == ["fpu", "avx2", "avx512f", "avx512vl"])
+        #expect(OpenBLASEnvironment.hostCPUFlags(cpuinfo: path + ".missing").isEmpty)
+    }
+}
