@@ -118,6 +118,8 @@ public struct GEMMKernel: Sendable, Hashable {
             cblas_sgemv(
                 CblasRowMajor, transposeA ? CblasTrans : CblasNoTrans, Int32(rows), Int32(columns),
                 alpha, a, Int32(lda), b, Int32(transposeB ? 1 : ldb), beta, c, Int32(ldc))
+        } else if m == 1 && !transposeA && !transposeB && n <= rowTimesMatrixColumnLimit {
+            multiplyRow(a, by: b, ldb: ldb, k: k, n: n, alpha: alpha, beta: beta, into: c)
         } else if m == 1 {
             // c[0, :] = alpha · op(B)ᵀ · (row of op(A)) + beta · c[0, :]
             let rows = transposeB ? n : k
@@ -135,6 +137,9 @@ public struct GEMMKernel: Sendable, Hashable {
     /// The most vectors (rows of A in A·Bᵀ) `multiplyRows` takes: beyond it, sgemm's packed
     /// blocking re-reads less than one pass over B per vector costs.
     static let rowDotVectorLimit = 4
+
+    /// The widest B (columns) `multiplyRow` takes; wider rows go to cblas_sgemv.
+    static let rowTimesMatrixColumnLimit = 128
 
     /// Makes OpenBLAS run every later call on the calling thread. Real-time use needs it (threaded
     /// SGEMM allocates a work buffer per call) and it keeps results reproducible: a product split

@@ -37,8 +37,9 @@ struct ConvolutionCase: CustomStringConvertible {
         var padsBegin = (0..<rank).map { _ in pick([0, 0, 1, 2], &generator) }
         var padsEnd = (0..<rank).map { _ in pick([0, 0, 1, 3], &generator) }
         if kind == 2 || kind == 3 {
-            // Up to 12 outputs per group: both sides of the direct strategy's limit of 8.
-            outputChannels = groups * pick([1, 5, 8, 9, 12], &generator)
+            // Up to 12 outputs per group: both sides of the direct strategy's limit of 8 and of
+            // its two-vector tile's limit of 6.
+            outputChannels = groups * pick([1, 3, 5, 6, 7, 8, 9, 12], &generator)
         }
         if kind == 3 {
             kernelShape = rank == 2 ? [pick([1, 2, 3, 5], &generator), 1] : [1]

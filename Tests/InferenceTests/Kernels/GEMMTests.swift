@@ -22,7 +22,7 @@ struct GEMMTests {
         var cCount: Int { m * ldc }
 
         static func random(using generator: inout SplitMix64) -> Case {
-            let sizes = [1, 1, 2, 3, 7, 8, 9, 16, 31, 64]
+            let sizes = [1, 1, 2, 3, 7, 8, 9, 16, 31, 60, 64, 128]
             let m = sizes.randomElement(using: &generator)!
             let n = sizes.randomElement(using: &generator)!
             let k = ([0] + sizes + [100, 257]).randomElement(using: &generator)!
@@ -85,6 +85,35 @@ struct GEMMTests {
             // Tolerance: see ReferenceComparison.swift (1e-5 · sqrt(K) · Σ|terms|); the padding
             // between rows must come back bit-identical, which the same check enforces (magnitude 0).
             expectClose(output.values, shape.reference(a: a, b: b, c: c), absolute: 0, "case \(index) \(shape)")
+        }
+    }
+
+    /// m = 1 (one frame of a grouped linear layer) runs the row-times-matrix kernel up to 128
+    /// columns: every width from 1 to 130 reaches each of its column blocks (32, 16, 8, partial)
+    /// and the sgemv fallback beyond, with row counts that leave 0–3 rows past the row phases.
+    @Test("one row times a matrix, every width from 1 to 130")
+    func rowTimesMatrix() throws {
+        var generator = SplitMix64(seed: 34)
+        for n in 1...130 {
+            for k in [1, 5, 16, 97] {
+                let shape = Case(
+                    m: 1, n: n, k: k, transposeA: false, transposeB: false, lda: k, ldb: n + (n % 3), ldc: n + 1,
+                    alpha: [1, -2].randomElement(using: &generator)!, beta: [0, 0.25].randomElement(using: &generator)!)
+                let kernel = try GEMMKernel(
+                    m: 1, n: n, k: k, ldb: shape.ldb, ldc: shape.ldc, alpha: shape.alpha, beta: shape.beta)
+                let a = generator.floats(shape.aCount)
+                let b = generator.floats(shape.bCount)
+                let c = generator.floats(shape.cCount)
+                var output = GuardedBuffer(c)
+                a.withUnsafeBufferPointer { a in
+                    b.withUnsafeBufferPointer { b in
+                        output.withPointer { kernel.run(a: a.baseAddress!, b: b.baseAddress!, c: $0) }
+                    }
+                }
+                #expect(output.guardsIntact, "\(shape) wrote outside C")
+                // Tolerance as in `single`.
+                expectClose(output.values, shape.reference(a: a, b: b, c: c), absolute: 0, "\(shape)")
+            }
         }
     }
 
