@@ -63,7 +63,9 @@ public final class ExecutionPlan: @unchecked Sendable {
         var pool = BufferPool()
         var recyclable = Set<ObjectIdentifier>()
         var storageLastReader: [ObjectIdentifier: Int] = [:]
-        for (position, node) in graph.nodes.enumerated() {
+        let fusable = Self.fusableActivations(of: graph)
+        var fusedAway = Set<Int>()
+        for (position, node) in graph.nodes.enumerated() where !fusedAway.contains(position) {
             do {
                 let inputDescriptors = try node.inputs.map { id -> ValueDescriptor? in
                     guard let id else { return nil }
@@ -101,12 +103,29 @@ public final class ExecutionPlan: @unchecked Sendable {
                     outputTensors = try outputDescriptors.map {
                         allConstant ? try Tensor(zeros: $0.elementType, shape: $0.shape) : try pool.tensor($0.elementType, shape: $0.shape)
                     }
-                    let kernel = try node.op.makeKernel(inputs: inputTensors, outputs: outputTensors)
+                    var fused: (fusing: any ActivationFusing, activation: ActivationNode)?
+                    if !allConstant, let fusing = node.op as? any ActivationFusing, let activation = fusable[position] {
+                        fused = (fusing, activation)
+                    }
+                    let kernel = try fused.map {
+                        try $0.fusing.makeKernel(inputs: inputTensors, outputs: outputTensors, activation: $0.activation.activation)
+                    } ?? node.op.makeKernel(inputs: inputTensors, outputs: outputTensors)
                     if allConstant {
                         kernel.execute()
                     } else {
-                        steps.append(Step(kernel: kernel, opType: node.opType, nodeName: node.name))
+                        let name = fused.map { node.name + "+" + graph.nodes[$0.activation.position].name } ?? node.name
+                        steps.append(Step(kernel: kernel, opType: fused.map { "\(node.opType)+\($0.activation.opType)" } ?? node.opType,
+                                          nodeName: name))
                         for tensor in outputTensors { recyclable.insert(ObjectIdentifier(tensor.storage)) }
+                    }
+                    if let fused {
+                        // The activation node's output is the convolution's, written in its epilogue.
+                        fusedAway.insert(fused.activation.position)
+                        let id = fused.activation.output
+                        tensors[id] = outputTensors[0]
+                        descriptors[id] = outputDescriptors[0]
+                        let storage = ObjectIdentifier(outputTensors[0].storage)
+                        storageLastReader[storage] = max(storageLastReader[storage] ?? position, lastReader[id])
                     }
                 }
                 for (index, id) in node.outputs.enumerated() {
@@ -171,6 +190,35 @@ public final class ExecutionPlan: @unchecked Sendable {
 
     /// Op types of the nodes left to run, in order (everything else was folded while planning).
     public var scheduledOperators: [String] { steps.map(\.opType) }
+
+    /// An activation node a convolution can apply in its epilogue.
+    struct ActivationNode {
+        let position: Int
+        let activation: Activation
+        let opType: String
+        let output: Int
+    }
+
+    /// Convolutions (by node position) whose one output is read by nothing but one float
+    /// activation node (Relu, LeakyRelu, Sigmoid, Tanh) and is no graph output: the activation
+    /// runs in the convolution's epilogue instead of as a pass of its own over the output.
+    private static func fusableActivations(of graph: Graph) -> [Int: ActivationNode] {
+        var readers = [[Int]](repeating: [], count: graph.values.count)
+        for (position, node) in graph.nodes.enumerated() {
+            for id in node.inputs.compactMap({ $0 }) { readers[id].append(position) }
+        }
+        let graphOutputs = Set(graph.outputs)
+        var result: [Int: ActivationNode] = [:]
+        for (position, node) in graph.nodes.enumerated() where node.op is any ActivationFusing {
+            guard node.outputs.count == 1, let value = node.outputs[0], !graphOutputs.contains(value),
+                  readers[value].count == 1 else { continue }
+            let reader = graph.nodes[readers[value][0]]
+            guard let unary = reader.op as? UnaryActivation, reader.inputs.first == value,
+                  reader.outputs.count == 1, let output = reader.outputs[0] else { continue }
+            result[position] = ActivationNode(position: readers[value][0], activation: unary.activation, opType: reader.opType, output: output)
+        }
+        return result
+    }
 
     /// For each value, the position (in `graph.nodes`) of the last node reading it; graph outputs
     /// are read after every node, values nobody reads get −1.

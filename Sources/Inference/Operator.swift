@@ -24,6 +24,12 @@ extension Operator {
     }
 }
 
+/// An operator whose kernel can apply a float activation to its output in its epilogue (the
+/// planner fuses a following Relu, LeakyRelu, Sigmoid or Tanh node into it).
+protocol ActivationFusing: Operator {
+    func makeKernel(inputs: [Tensor?], outputs: [Tensor], activation: Activation) throws -> any Kernel
+}
+
 /// The execute step of a planned node: reads its bound inputs, writes its bound outputs; never
 /// allocates, locks or throws.
 protocol Kernel {

@@ -55,9 +55,13 @@ struct Conv: ConvolutionOperator {
     }
 
     func makeKernel(inputs: [Tensor?], outputs: [Tensor]) throws -> any Kernel {
+        try makeKernel(inputs: inputs, outputs: outputs, activation: .identity)
+    }
+
+    func makeKernel(inputs: [Tensor?], outputs: [Tensor], activation: Activation) throws -> any Kernel {
         let x = try inputs.required(0)
         let w = try inputs.required(1)
-        let kernel = try ConvKernel(geometry: geometry(x.shape, w.shape))
+        let kernel = try ConvKernel(geometry: geometry(x.shape, w.shape), activation: activation)
         return try ConvolutionKernel(
             x: x, w: w, bias: inputs.count > 2 ? inputs[2] : nil, y: outputs[0], scratchCount: kernel.scratchCount,
             run: kernel.run(input:weights:bias:output:scratch:))
@@ -65,7 +69,7 @@ struct Conv: ConvolutionOperator {
 }
 
 /// Conv and ConvTranspose: float32 X and W whose shapes resolve to a geometry, optional bias [M].
-protocol ConvolutionOperator: Operator {
+protocol ConvolutionOperator: ActivationFusing {
     var attributes: ConvolutionAttributes { get }
     func geometry(_ x: [Int], _ w: [Int]) throws -> ConvolutionGeometry
 }

@@ -73,14 +73,18 @@ struct ConvTranspose: ConvolutionOperator {
     }
 
     func makeKernel(inputs: [Tensor?], outputs: [Tensor]) throws -> any Kernel {
+        try makeKernel(inputs: inputs, outputs: outputs, activation: .identity)
+    }
+
+    func makeKernel(inputs: [Tensor?], outputs: [Tensor], activation: Activation) throws -> any Kernel {
         let x = try inputs.required(0)
         let w = try inputs.required(1)
         let bias = inputs.count > 2 ? inputs[2] : nil
         let geometry = try geometry(x.shape, w.shape)
         guard geometry.axes.count <= 2 else {
-            return ScatterConvTransposeKernel(geometry: geometry, x: x, w: w, bias: bias, y: outputs[0])
+            return ScatterConvTransposeKernel(geometry: geometry, x: x, w: w, bias: bias, y: outputs[0], activation: activation)
         }
-        let kernel = try ConvTransposeKernel(geometry: geometry)
+        let kernel = try ConvTransposeKernel(geometry: geometry, activation: activation)
         return try ConvolutionKernel(
             x: x, w: w, bias: bias, y: outputs[0], scratchCount: kernel.scratchCount, run: kernel.run(input:weights:bias:output:scratch:))
     }
@@ -94,8 +98,16 @@ struct ScatterConvTransposeKernel: Kernel {
     let w: Tensor
     let bias: Tensor?
     let y: Tensor
+    let activation: Activation
 
     func execute() {
+        scatter()
+        if activation != .identity {
+            activation.apply(y.pointer(to: Float.self), to: y.pointer(to: Float.self), count: y.elementCount)
+        }
+    }
+
+    private func scatter() {
         let g = geometry
         let (spatial, kernel, strides, dilations, padsBegin) = (g.spatial, g.kernel, g.strides, g.dilations, g.padsBegin)
         let outputSpatial = g.axes.map(\.transposedOutputSize)
