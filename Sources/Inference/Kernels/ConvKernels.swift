@@ -21,7 +21,8 @@
 //         Y = activation(conv(X, W) + bias). bias: [M] or nil. Never allocates or throws;
 //         `output` must not overlap the other buffers.
 //
-// Strategies: depthwise (group == C == M) runs direct SIMD loops per channel; direct (a
+// Strategies: depthwise (group == C == M) runs direct SIMD loops per channel (over one output
+// row at width stride ≤ 2, on a zero-padded copy of each input row in the scratch); direct (a
 // kernel along the height axis only, kW = 1, unit strides, no pads, ≤ 8 output channels per
 // group, e.g. a temporal conv with few outputs) reads the input rows in place with eight SIMD
 // accumulators, no im2col copy (OpenBLAS is slow for so few output rows); pointwise
@@ -86,8 +87,14 @@ public struct ConvKernel: Sendable, Hashable {
         self.activation = activation
         self.strategy = strategy
         self.rowsPerBlock = rowsPerBlock
-        self.scratchCount = strategy == .im2col
-            ? try KernelParameterError.checkedProduct([depth, rowsPerBlock, layout.outputWidth], of: "im2col scratch", kernel: "Conv") : 0
+        switch strategy {
+        case .im2col:
+            scratchCount = try KernelParameterError.checkedProduct([depth, rowsPerBlock, layout.outputWidth], of: "im2col scratch", kernel: "Conv")
+        case .depthwise where Self.runsOnPaddedRows(layout):
+            scratchCount = try Self.paddedRowCount(width, outputWidth: layout.outputWidth)
+        default:
+            scratchCount = 0
+        }
         for (value, what) in [(groupOutputs, "output channels per group"), (depth, "receptive field"),
                               (layout.outputPlane, "output plane"), (layout.inputPlane, "input plane")] {
             _ = try KernelParameterError.blasDimension(value, of: what, kernel: "Conv")
@@ -100,7 +107,11 @@ public struct ConvKernel: Sendable, Hashable {
     ) {
         switch strategy {
         case .depthwise:
-            runDepthwise(input: input, weights: weights, bias: bias, output: output)
+            if Self.runsOnPaddedRows(layout), let scratch {
+                runDepthwiseOnPaddedRows(input: input, weights: weights, bias: bias, output: output, paddedRow: scratch)
+            } else {
+                runDepthwise(input: input, weights: weights, bias: bias, output: output)
+            }
         case .direct:
             runDirect(input: input, weights: weights, output: output)
             applyEpilogue(bias: bias, output: output)
@@ -341,6 +352,79 @@ public struct ConvKernel: Sendable, Hashable {
     /// One channel in, one channel out: accumulate each tap's shifted input rows into the
     /// output rows (SIMD when the stride is 1), starting from the bias. Taps are the outer loop
     /// so that their valid ranges are computed once per image, not once per channel.
+    /// Depthwise over one output row (a streaming frame) at width stride 1 or 2 goes through a
+    /// padded row; over many rows the per-tap loops of `runDepthwise` stream whole planes and
+    /// are faster (`dfbench kernels`: depthwise at T = 1 and T = 100).
+    static func runsOnPaddedRows(_ layout: ConvolutionLayout) -> Bool {
+        layout.outputHeight == 1 && layout.width.stride <= 2
+    }
+
+    /// Floats of the zero-padded input row `runDepthwiseOnPaddedRows` reads: the pads around the
+    /// row, and room for the last output vector's loads (16 floats at stride 2, 8 at stride 1)
+    /// to stay inside it.
+    static func paddedRowCount(_ width: ConvolutionAxis, outputWidth: Int) throws -> Int {
+        let lastVector = (outputWidth - 1) / 8 * 8
+        let lastLoad = lastVector * width.stride + (width.kernelSize - 1) * width.dilation + (width.stride == 2 ? 16 : 8)
+        return try KernelParameterError.checkedSum(
+            [max(width.padBegin + width.inputSize + width.padEnd, lastLoad)], of: "padded row", kernel: "Conv")
+    }
+
+    /// Depthwise with width stride 1 or 2: each input row is copied once into the middle of a
+    /// zero-padded row, so that every tap of every output vector is one full load (the even half
+    /// of 16 floats at stride 2) with no edge cases, and each output vector sums all of a kernel
+    /// row's taps in a register. At one frame DFN3's depthwise rows are 8–48 outputs wide, where
+    /// the per-tap loops of `runDepthwise` spend most of their time on partial vectors and loop
+    /// overhead. The pads are cleared once per call; rows are copied between them.
+    private func runDepthwiseOnPaddedRows(
+        input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
+        output: UnsafeMutablePointer<Float>, paddedRow: UnsafeMutablePointer<Float>
+    ) {
+        let (height, width) = (layout.height, layout.width)
+        let kernelPlane = height.kernelSize * width.kernelSize
+        let outputWidth = layout.outputWidth
+        let rowStart = paddedRow + width.padBegin
+        let activates = activation != .identity
+        paddedRow.clear(count: width.padBegin)
+        (rowStart + width.inputSize).clear(count: scratchCount - width.padBegin - width.inputSize)
+        for image in 0..<layout.batch {
+            for channel in 0..<layout.outputChannels {
+                let plane = input + (image * layout.inputChannels + channel) * layout.inputPlane
+                let results = output + (image * layout.outputChannels + channel) * layout.outputPlane
+                let filter = weights + channel * kernelPlane
+                let shift = SIMD8<Float>(repeating: bias?[channel] ?? 0)
+                for outputRow in 0..<layout.outputHeight {
+                    let destination = results + outputRow * outputWidth
+                    var first = true
+                    for kernelRow in 0..<height.kernelSize {
+                        let inputRow = outputRow * height.stride - height.padBegin + kernelRow * height.dilation
+                        guard inputRow >= 0 && inputRow < height.inputSize else { continue }
+                        let row = plane + inputRow * width.inputSize
+                        forEachVector(count: width.inputSize) { index, lanes in
+                            rowStart.storeVector(row.loadVector(at: index, lanes: lanes), at: index, lanes: lanes)
+                        }
+                        let taps = filter + kernelRow * width.kernelSize
+                        let accumulating = !first
+                        forEachVector(count: outputWidth) { index, lanes in
+                            var sum = accumulating ? destination.loadVector(at: index, lanes: lanes) : shift
+                            var source = UnsafePointer(paddedRow) + index * width.stride
+                            for column in 0..<width.kernelSize {
+                                let values = width.stride == 1
+                                    ? source.loadVector(at: 0)
+                                    : UnsafeRawPointer(source).loadUnaligned(as: SIMD16<Float>.self).evenHalf
+                                sum.addProduct(SIMD8(repeating: taps[column]), values)
+                                source += width.dilation
+                            }
+                            destination.storeVector(sum, at: index, lanes: lanes)
+                        }
+                        first = false
+                    }
+                    if first { destination.update(repeating: shift[0], count: outputWidth) }
+                    if activates { activation.apply(destination, to: destination, count: outputWidth) }
+                }
+            }
+        }
+    }
+
     private func runDepthwise(
         input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
         output: UnsafeMutablePointer<Float>
