@@ -152,8 +152,12 @@ private struct Buffers {
     private var pointers: [UnsafeMutablePointer<Float>] = []
     private var generator = SystemRandomNumberGenerator()
 
+    /// Cache-line aligned like the engine's tensors: malloc's 16-byte alignment puts a large
+    /// block 16 bytes into its page, so half of the 32-byte loads split cache lines and a
+    /// matrix streams from L3 ~25 % slower than the engine's weights do.
     mutating func make(_ count: Int) -> UnsafeMutablePointer<Float> {
-        let pointer = UnsafeMutablePointer<Float>.allocate(capacity: max(count, 1))
+        let pointer = UnsafeMutableRawPointer.allocate(byteCount: max(count, 1) * MemoryLayout<Float>.stride, alignment: 64)
+            .bindMemory(to: Float.self, capacity: max(count, 1))
         for index in 0..<count { pointer[index] = Float.random(in: -0.1...0.1, using: &generator) }
         pointers.append(pointer)
         return pointer
