@@ -131,8 +131,9 @@ struct KernelScenario: BenchmarkScenario {
                 batchCount: 1, inputChannels: 64, outputChannels: 64, groups: 64, inputShape: [frames, 8], kernelShape: [1, 3],
                 strides: [1, 2], padsBegin: [0, 1], padsEnd: [0, 1], outputPadding: [0, 1])
             let x = buffers.make(upsample.inputCount), w = buffers.make(upsample.weightCount), y = buffers.make(upsample.outputCount)
+            let scratch = upsample.scratchCount > 0 ? buffers.make(upsample.scratchCount) : nil
             report("convtranspose 64 1×3 stride 2 F8→16 T=\(frames) [\(upsample.strategy)]", samples: frames == 1 ? sampleCount : max(sampleCount / 10, 5)) {
-                upsample.run(input: x, weights: w, bias: nil, output: y, scratch: nil)
+                upsample.run(input: x, weights: w, bias: nil, output: y, scratch: scratch)
             }
         }
     }

@@ -24,7 +24,8 @@
 // col2im: per group and block of input rows, one SGEMM forms every (output channel, tap) ×
 // input-position product (columns = W_gᵀ · X_g, [M/group·kH·kW, rows·W] in the scratch), then
 // each row is added into the output at its strided, dilated position. Depthwise (one input channel per group) skips
-// the GEMM and scatters each input row straight into its output channels.
+// the GEMM and scatters each input row straight into its output channels; from one input row to
+// one output row it gathers instead (see `gathersOneRow`), on a padded row in the scratch.
 
 @dynamicMemberLookup
 public struct ConvTransposeKernel: Sendable, Hashable {
@@ -70,9 +71,14 @@ public struct ConvTransposeKernel: Sendable, Hashable {
         self.layout = layout
         self.activation = activation
         rowsPerBlock = tooLarge ? 1 : min(max(scratchBudget / max(rowFloats, 1), 1), layout.height.inputSize)
-        scratchCount = Strategy(layout) == .col2im
-            ? try KernelParameterError.checkedProduct([columnRows, rowsPerBlock, layout.width.inputSize], of: "column scratch", kernel: "ConvTranspose")
-            : 0
+        if Strategy(layout) == .col2im {
+            scratchCount = try KernelParameterError.checkedProduct(
+                [columnRows, rowsPerBlock, layout.width.inputSize], of: "column scratch", kernel: "ConvTranspose")
+        } else if Self.gathersOneRow(layout) {
+            scratchCount = try Self.paddedRowCount(layout)
+        } else {
+            scratchCount = 0
+        }
         for (value, what) in [(groupInputs, "input channels per group"), (columnRows, "column rows"), (layout.inputPlane, "input plane")] {
             _ = try KernelParameterError.blasDimension(value, of: what, kernel: "ConvTranspose")
         }
@@ -88,6 +94,10 @@ public struct ConvTransposeKernel: Sendable, Hashable {
         for image in 0..<layout.batch {
             let images = input + image * layout.inputChannels * inputPlane
             let results = output + image * layout.outputChannels * outputPlane
+            if strategy == .depthwise, Self.gathersOneRow(layout), let scratch {
+                gatherOneRow(images, weights: weights, bias: bias, into: results, paddedRow: scratch)
+                continue
+            }
             for channel in 0..<layout.outputChannels {
                 (results + channel * outputPlane).update(repeating: bias?[channel] ?? 0, count: outputPlane)
             }
@@ -133,6 +143,78 @@ public struct ConvTransposeKernel: Sendable, Hashable {
             }
             if activation != .identity {
                 activation.apply(results, to: results, count: layout.outputChannels * outputPlane)
+            }
+        }
+    }
+
+    /// Depthwise ConvTranspose from one input row to one output row (a streaming frame of a
+    /// frequency-axis upsampler) gathers instead of scattering: output positions o ≡ p (mod
+    /// stride) take, for each tap k with (p + padBegin − k·dilation) divisible by the stride, the
+    /// input at (o + padBegin − k·dilation) / stride, a contiguous run of a zero-padded copy of
+    /// the input row. So each output vector sums its taps in a register (DFN3's convt1/convt2
+    /// scatter did a scalar read-modify-write per input and tap).
+    static func gathersOneRow(_ layout: ConvolutionLayout) -> Bool {
+        layout.height.inputSize == 1 && layout.height.kernelSize == 1 && layout.outputHeight == 1 && layout.height.padBegin == 0
+    }
+
+    /// Zero floats left of the input row in the padded copy: enough for the most negative
+    /// input offset a tap reaches.
+    private static func leftPad(_ width: ConvolutionAxis) -> Int {
+        let lowest = width.padBegin - (width.kernelSize - 1) * width.dilation
+        return lowest >= 0 ? 0 : (-lowest + width.stride - 1) / width.stride
+    }
+
+    /// Floats of the padded input row: the left pad, the row, and room for every phase's last
+    /// output vector to load whole vectors.
+    static func paddedRowCount(_ layout: ConvolutionLayout) throws -> Int {
+        let width = layout.width
+        let perPhase = (layout.outputWidth + width.stride - 1) / width.stride
+        let highestBase = (width.stride - 1 + width.padBegin) / width.stride
+        let reach = max(width.inputSize, highestBase + (perPhase + 7) / 8 * 8)
+        return try KernelParameterError.checkedSum([leftPad(width), reach, 8], of: "padded row", kernel: "ConvTranspose")
+    }
+
+    private func gatherOneRow(
+        _ images: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
+        into results: UnsafeMutablePointer<Float>, paddedRow: UnsafeMutablePointer<Float>
+    ) {
+        let width = layout.width
+        let (stride, kernelSize, dilation) = (width.stride, width.kernelSize, width.dilation)
+        let groupOutputs = layout.outputChannels / layout.groups
+        let outputWidth = layout.outputWidth
+        let left = Self.leftPad(width)
+        let activates = activation != .identity
+        paddedRow.clear(count: left)
+        (paddedRow + left + width.inputSize).clear(count: scratchCount - left - width.inputSize)
+        for channel in 0..<layout.inputChannels {
+            let row = images + channel * layout.inputPlane
+            forEachVector(count: width.inputSize) { index, lanes in
+                (paddedRow + left).storeVector(row.loadVector(at: index, lanes: lanes), at: index, lanes: lanes)
+            }
+            for multiple in 0..<groupOutputs {
+                let outputChannel = channel * groupOutputs + multiple
+                let taps = weights + outputChannel * kernelSize
+                let destination = results + outputChannel * layout.outputPlane
+                let shift = SIMD8<Float>(repeating: bias?[outputChannel] ?? 0)
+                for phase in 0..<min(stride, outputWidth) {
+                    let count = (outputWidth - phase + stride - 1) / stride
+                    forEachVector(count: count) { index, lanes in
+                        var sum = shift
+                        for tap in 0..<kernelSize {
+                            let offset = phase + width.padBegin - tap * dilation
+                            guard offset % stride == 0 else { continue }
+                            let start = UnsafePointer(paddedRow) + left + offset / stride + index
+                            sum.addProduct(SIMD8(repeating: taps[tap]), start.loadVector(at: 0))
+                        }
+                        let target = destination + phase + index * stride
+                        if stride == 1 {
+                            target.storeVector(sum, at: 0, lanes: lanes)
+                        } else {
+                            for lane in 0..<lanes { target[lane * stride] = sum[lane] }
+                        }
+                    }
+                }
+                if activates { activation.apply(destination, to: destination, count: outputWidth) }
             }
         }
     }
