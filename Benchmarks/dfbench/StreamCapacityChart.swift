@@ -28,8 +28,11 @@ struct StreamCapacityChart {
             parts.append("<line x1=\"\(left)\" y1=\"\(y(tick))\" x2=\"\(left + plotWidth)\" y2=\"\(y(tick))\" stroke=\"#eee\"/>")
             parts.append("<text x=\"\(left - 8)\" y=\"\(y(tick) + 4)\" text-anchor=\"end\">\(String(format: "%.1f", tick))</text>")
         }
-        for size in report.sizes {
-            parts.append("<text x=\"\(x(Double(size.batch)))\" y=\"\(top + plotHeight + 18)\" text-anchor=\"middle\">\(size.batch)</text>")
+        // A label closer than 24 px to the last one drawn would overprint it (1, 2, 4 at the left).
+        var lastLabel = -Double.infinity
+        for size in report.sizes where x(Double(size.batch)) - lastLabel >= 24 {
+            lastLabel = x(Double(size.batch))
+            parts.append("<text x=\"\(lastLabel)\" y=\"\(top + plotHeight + 18)\" text-anchor=\"middle\">\(size.batch)</text>")
         }
         parts.append("<text x=\"\(left + plotWidth / 2)\" y=\"\(height - 16)\" text-anchor=\"middle\">streams</text>")
         parts.append("<text x=\"18\" y=\"\(top + plotHeight / 2)\" transform=\"rotate(-90 18 \(top + plotHeight / 2))\" text-anchor=\"middle\">ms per hop</text>")
