@@ -68,24 +68,28 @@ struct GEMMTests {
     func single() throws {
         var generator = SplitMix64(seed: 21)
         for index in 0..<400 {
-            let shape = Case.random(using: &generator)
-            let kernel = try GEMMKernel(
-                m: shape.m, n: shape.n, k: shape.k, transposeA: shape.transposeA, transposeB: shape.transposeB,
-                lda: shape.lda, ldb: shape.ldb, ldc: shape.ldc, alpha: shape.alpha, beta: shape.beta)
-            let a = generator.floats(shape.aCount)
-            let b = generator.floats(shape.bCount)
-            let c = generator.floats(shape.cCount)
-            var output = GuardedBuffer(c)
-            a.withUnsafeBufferPointer { a in
-                b.withUnsafeBufferPointer { b in
-                    output.withPointer { kernel.run(a: a.baseAddress!, b: b.baseAddress!, c: $0) }
-                }
-            }
-            #expect(output.guardsIntact, "case \(index) \(shape) wrote outside C")
-            // Tolerance: see ReferenceComparison.swift (1e-5 · sqrt(K) · Σ|terms|); the padding
-            // between rows must come back bit-identical, which the same check enforces (magnitude 0).
-            expectClose(output.values, shape.reference(a: a, b: b, c: c), absolute: 0, "case \(index) \(shape)")
+            try Self.check(Case.random(using: &generator), label: "case \(index)", using: &generator)
         }
+    }
+
+    /// Runs one product on random operands and compares it with the Double reference.
+    static func check(_ shape: Case, label: String, using generator: inout SplitMix64) throws {
+        let kernel = try GEMMKernel(
+            m: shape.m, n: shape.n, k: shape.k, transposeA: shape.transposeA, transposeB: shape.transposeB,
+            lda: shape.lda, ldb: shape.ldb, ldc: shape.ldc, alpha: shape.alpha, beta: shape.beta)
+        let a = generator.floats(shape.aCount)
+        let b = generator.floats(shape.bCount)
+        let c = generator.floats(shape.cCount)
+        var output = GuardedBuffer(c)
+        a.withUnsafeBufferPointer { a in
+            b.withUnsafeBufferPointer { b in
+                output.withPointer { kernel.run(a: a.baseAddress!, b: b.baseAddress!, c: $0) }
+            }
+        }
+        #expect(output.guardsIntact, "\(label) \(shape) wrote outside C")
+        // Tolerance: see ReferenceComparison.swift (1e-5 · sqrt(K) · Σ|terms|); the padding
+        // between rows must come back bit-identical, which the same check enforces (magnitude 0).
+        expectClose(output.values, shape.reference(a: a, b: b, c: c), absolute: 0, "\(label) \(shape)")
     }
 
     /// m = 1 (one frame of a grouped linear layer) runs the row-times-matrix kernel up to 128
@@ -99,20 +103,7 @@ struct GEMMTests {
                 let shape = Case(
                     m: 1, n: n, k: k, transposeA: false, transposeB: false, lda: k, ldb: n + (n % 3), ldc: n + 1,
                     alpha: [1, -2].randomElement(using: &generator)!, beta: [0, 0.25].randomElement(using: &generator)!)
-                let kernel = try GEMMKernel(
-                    m: 1, n: n, k: k, ldb: shape.ldb, ldc: shape.ldc, alpha: shape.alpha, beta: shape.beta)
-                let a = generator.floats(shape.aCount)
-                let b = generator.floats(shape.bCount)
-                let c = generator.floats(shape.cCount)
-                var output = GuardedBuffer(c)
-                a.withUnsafeBufferPointer { a in
-                    b.withUnsafeBufferPointer { b in
-                        output.withPointer { kernel.run(a: a.baseAddress!, b: b.baseAddress!, c: $0) }
-                    }
-                }
-                #expect(output.guardsIntact, "\(shape) wrote outside C")
-                // Tolerance as in `single`.
-                expectClose(output.values, shape.reference(a: a, b: b, c: c), absolute: 0, "\(shape)")
+                try Self.check(shape, label: "row", using: &generator)
             }
         }
     }
