@@ -1,6 +1,7 @@
 import DeepFilter
 import DSP
 import Foundation
+import Inference
 
 /// `dfkit enhance IN -o OUT …`: cleans a recording with DFN3 and reports the real-time factor.
 struct EnhanceCommand: Command {
@@ -97,6 +98,10 @@ struct EnhanceCommand: Command {
         try writer.finish()
         if replaced > 0 {
             FileHandle.standardError.write(Data("dfkit: warning: \(inputPath): \(replaced) NaN/Inf samples replaced by 0 before enhancement\n".utf8))
+        }
+        // The rtf below is what researchers quote: say when OpenBLAS ran narrower kernels than this CPU has.
+        if let note = OpenBLASEnvironment.hostNarrowKernelsWarning {
+            FileHandle.standardError.write(Data("dfkit: note: \(note)\n".utf8))
         }
 
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18

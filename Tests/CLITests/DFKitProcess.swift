@@ -32,8 +32,9 @@ struct DFKitProcess {
         return found
     }
 
-    /// Runs `dfkit ARGUMENTS` to completion and returns its exit status and output.
-    static func run(_ arguments: [String]) throws -> Output {
+    /// Runs `dfkit ARGUMENTS` to completion and returns its exit status and output. `environment`
+    /// sets variables for the child (a nil value removes one) on top of this process's own.
+    static func run(_ arguments: [String], environment: [String: String?] = [:]) throws -> Output {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("dfkit-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -45,6 +46,11 @@ struct DFKitProcess {
         let process = Process()
         process.executableURL = try executableURL()
         process.arguments = arguments
+        if !environment.isEmpty {
+            var merged = ProcessInfo.processInfo.environment
+            for (name, value) in environment { merged[name] = value }
+            process.environment = merged
+        }
         // Output goes to files, not pipes, so a large output cannot fill a pipe and stall the child.
         process.standardOutput = try FileHandle(forWritingTo: outputURL)
         process.standardError = try FileHandle(forWritingTo: errorURL)
