@@ -109,6 +109,8 @@ public struct ConvKernel: Sendable, Hashable {
         case .depthwise:
             if Self.runsOnPaddedRows(layout), let scratch {
                 runDepthwiseOnPaddedRows(input: input, weights: weights, bias: bias, output: output, paddedRow: scratch)
+            } else if Self.runsOnPlanes(layout) {
+                runDepthwiseOnPlanes(input: input, weights: weights, bias: bias, output: output)
             } else {
                 runDepthwise(input: input, weights: weights, bias: bias, output: output)
             }
@@ -367,9 +369,6 @@ public struct ConvKernel: Sendable, Hashable {
         }
     }
 
-    /// One channel in, one channel out: accumulate each tap's shifted input rows into the
-    /// output rows (SIMD when the stride is 1), starting from the bias. Taps are the outer loop
-    /// so that their valid ranges are computed once per image, not once per channel.
     /// Depthwise over one output row (a streaming frame) at width stride 1 or 2 goes through a
     /// padded row; over many rows the per-tap loops of `runDepthwise` stream whole planes and
     /// are faster (`dfbench kernels`: depthwise at T = 1 and T = 100).
@@ -443,6 +442,87 @@ public struct ConvKernel: Sendable, Hashable {
         }
     }
 
+    /// Depthwise over many rows with a kernel along the width only, where each input row is
+    /// exactly `stride` output rows wide and rows are whole vectors (DFN3's frequency-axis layers,
+    /// 8–96 wide, over a chunk of frames): output n of the flattened plane then reads input
+    /// stride·n + k·dilation − padBegin for every tap k, so the plane is one long 1-D convolution
+    /// in full vectors, none straddling two rows. In the vectors at a row's ends, lanes whose tap
+    /// falls into the pads (where the flat index reads the neighbouring row) are zeroed; the
+    /// plane's first and last vectors, whose loads could leave the plane, are summed lane by
+    /// lane. The per-tap row loops of `runDepthwise` spend most of their time on partial vectors
+    /// and loop overhead at these widths.
+    static func runsOnPlanes(_ layout: ConvolutionLayout) -> Bool {
+        let (height, width) = (layout.height, layout.width)
+        return layout.outputHeight > 1 && height.kernelSize == 1 && height.stride == 1
+            && height.padBegin == 0 && height.padEnd == 0 && width.stride <= 2
+            && width.inputSize == width.stride * layout.outputWidth && layout.outputWidth % 8 == 0
+    }
+
+    private func runDepthwiseOnPlanes(
+        input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
+        output: UnsafeMutablePointer<Float>
+    ) {
+        let width = layout.width
+        let (stride, taps, dilation, padBegin) = (width.stride, width.kernelSize, width.dilation, width.padBegin)
+        let (inputWidth, outputWidth) = (width.inputSize, layout.outputWidth)
+        let outputs = layout.outputHeight * outputWidth
+        let inputs = layout.outputHeight * inputWidth
+        let lastOffset = (taps - 1) * dilation - padBegin
+        // A vector at n loads from stride·n − padBegin up to stride·(n + 7) + lastOffset (+1 at
+        // stride 2, whose loads take 16 floats): inside the plane from `firstVector` to `lastVector`.
+        let firstVector = (padBegin + stride - 1) / stride
+        let room = inputs - stride - lastOffset
+        let lastVector = room >= 0 ? room / stride - 7 : -1
+        // Columns whose taps leave their own row: j < lowEdge or j ≥ highEdge.
+        let lowEdge = (padBegin + stride - 1) / stride
+        let highEdge = lastOffset < inputWidth ? (inputWidth - 1 - lastOffset) / stride + 1 : 0
+        let lanes = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7)
+        let activates = activation != .identity
+        for image in 0..<layout.batch {
+            for channel in 0..<layout.outputChannels {
+                let plane = input + (image * layout.inputChannels + channel) * layout.inputPlane
+                let results = output + (image * layout.outputChannels + channel) * layout.outputPlane
+                let filter = weights + channel * taps
+                let shift = bias?[channel] ?? 0
+                var column = 0
+                for n in Swift.stride(from: 0, to: outputs, by: 8) {
+                    defer { column = column + 8 == outputWidth ? 0 : column + 8 }
+                    guard n >= firstVector && n <= lastVector else {
+                        let row = n / outputWidth
+                        for lane in 0..<8 {
+                            var sum = shift
+                            for tap in 0..<taps {
+                                let source = (column + lane) * stride + tap * dilation - padBegin
+                                if source >= 0 && source < inputWidth { sum += filter[tap] * plane[row * inputWidth + source] }
+                            }
+                            results[n + lane] = sum
+                        }
+                        continue
+                    }
+                    let edge = column < lowEdge || column + 8 > highEdge
+                    var sum = SIMD8<Float>(repeating: shift)
+                    for tap in 0..<taps {
+                        let offset = tap * dilation - padBegin
+                        let start = plane + stride * n + offset
+                        var values = stride == 1
+                            ? start.loadVector(at: 0)
+                            : UnsafeRawPointer(start).loadUnaligned(as: SIMD16<Float>.self).evenHalf
+                        if edge {
+                            let source = (lanes + Float(column)) * Float(stride) + Float(offset)
+                            values.replace(with: 0, where: (source .< 0) .| (source .>= Float(inputWidth)))
+                        }
+                        sum.addProduct(SIMD8(repeating: filter[tap]), values)
+                    }
+                    results.storeVector(sum, at: n)
+                }
+                if activates { activation.apply(results, to: results, count: outputs) }
+            }
+        }
+    }
+
+    /// One channel in, one channel out: accumulate each tap's shifted input rows into the
+    /// output rows (SIMD when the stride is 1), starting from the bias. Taps are the outer loop
+    /// so that their valid ranges are computed once per image, not once per channel.
     private func runDepthwise(
         input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
         output: UnsafeMutablePointer<Float>

@@ -72,6 +72,13 @@ struct ConvTests {
             ConvolutionCase(batch: 1, inputChannels: 64, outputChannels: 64, groups: 1, inputShape: [7, 16], kernelShape: [1, 1], strides: [1, 1], dilations: [1, 1], padsBegin: [0, 0], padsEnd: [0, 0], outputPadding: [], hasBias: true, activation: .relu),
             ConvolutionCase(batch: 1, inputChannels: 2, outputChannels: 64, groups: 2, inputShape: [5, 96], kernelShape: [3, 3], strides: [1, 1], dilations: [1, 1], padsBegin: [0, 1], padsEnd: [0, 1], outputPadding: [], hasBias: false, activation: .identity),
             ConvolutionCase(batch: 1, inputChannels: 64, outputChannels: 10, groups: 2, inputShape: [9, 96], kernelShape: [5, 1], strides: [1, 1], dilations: [1, 1], padsBegin: [0, 0], padsEnd: [0, 0], outputPadding: [], hasBias: false, activation: .identity),
+            // Depthwise over many frames (whole planes as one 1-D convolution, then the row edges):
+            // stride 2 and 1, a 1×1 scale, and a wider dilated kernel; biases and activations.
+            ConvolutionCase(batch: 2, inputChannels: 8, outputChannels: 8, groups: 8, inputShape: [7, 32], kernelShape: [1, 3], strides: [1, 2], dilations: [1, 1], padsBegin: [0, 1], padsEnd: [0, 1], outputPadding: [], hasBias: true, activation: .relu),
+            ConvolutionCase(batch: 1, inputChannels: 8, outputChannels: 8, groups: 8, inputShape: [9, 8], kernelShape: [1, 3], strides: [1, 1], dilations: [1, 1], padsBegin: [0, 1], padsEnd: [0, 1], outputPadding: [], hasBias: true, activation: .identity),
+            ConvolutionCase(batch: 1, inputChannels: 8, outputChannels: 8, groups: 8, inputShape: [5, 16], kernelShape: [1, 1], strides: [1, 1], dilations: [1, 1], padsBegin: [0, 0], padsEnd: [0, 0], outputPadding: [], hasBias: true, activation: .relu),
+            ConvolutionCase(batch: 1, inputChannels: 4, outputChannels: 4, groups: 4, inputShape: [6, 20], kernelShape: [1, 5], strides: [1, 1], dilations: [1, 2], padsBegin: [0, 4], padsEnd: [0, 4], outputPadding: [], hasBias: false, activation: .sigmoid),
+            ConvolutionCase(batch: 1, inputChannels: 4, outputChannels: 4, groups: 4, inputShape: [3, 10], kernelShape: [1, 4], strides: [1, 2], dilations: [1, 1], padsBegin: [0, 2], padsEnd: [0, 1], outputPadding: [], hasBias: true, activation: .tanh),
         ]
         for test in layers {
             let (_, actual, expected, guardsIntact) = try Self.run(test, using: &generator)
