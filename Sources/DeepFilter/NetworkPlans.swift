@@ -32,10 +32,10 @@ final class NetworkPlans {
     init(graphs: NetworkGraphs, framesPerRun: Int, batchSize: Int = 1) throws {
         self.framesPerRun = framesPerRun
         self.batchSize = batchSize
-        func plan(_ graph: Graph, _ file: String) throws -> StreamingPlan {
+        func plan(_ graph: Graph, _ file: String, sharing shared: [String: Tensor] = [:]) throws -> StreamingPlan {
             let plan: StreamingPlan
             do {
-                plan = try StreamingPlan(graph: graph, framesPerRun: framesPerRun, batchSize: batchSize)
+                plan = try StreamingPlan(graph: graph, framesPerRun: framesPerRun, batchSize: batchSize, sharedInputs: shared)
             } catch {
                 throw EnhancementError.network(graph: file, reason: "cannot be streamed: \(error)")
             }
@@ -44,9 +44,18 @@ final class NetworkPlans {
             }
             return plan
         }
-        encoder = try plan(graphs.encoder, ModelBundle.graphFileNames.encoder)
-        erbDecoder = try plan(graphs.erbDecoder, ModelBundle.graphFileNames.erbDecoder)
-        dfDecoder = try plan(graphs.dfDecoder, ModelBundle.graphFileNames.dfDecoder)
+        let encoder = try plan(graphs.encoder, ModelBundle.graphFileNames.encoder)
+        // The decoders read the encoder's outputs in place: no copy between the runs.
+        func encoderOutputs(feeding decoder: Graph) -> [String: Tensor] {
+            var shared: [String: Tensor] = [:]
+            for name in decoder.inputNames {
+                if let position = encoder.outputNames.firstIndex(of: name) { shared[name] = encoder.outputs[position] }
+            }
+            return shared
+        }
+        self.encoder = encoder
+        erbDecoder = try plan(graphs.erbDecoder, ModelBundle.graphFileNames.erbDecoder, sharing: encoderOutputs(feeding: graphs.erbDecoder))
+        dfDecoder = try plan(graphs.dfDecoder, ModelBundle.graphFileNames.dfDecoder, sharing: encoderOutputs(feeding: graphs.dfDecoder))
 
         func floats(_ plan: StreamingPlan, output name: String, file: String) throws -> UnsafeMutableBufferPointer<Float> {
             guard let floats = plan.output(named: name)?.unsafeMutableFloats else {
@@ -67,7 +76,6 @@ final class NetworkPlans {
         mask = try floats(erbDecoder, output: "m", file: ModelBundle.graphFileNames.erbDecoder)
         coefficients = try floats(dfDecoder, output: "coefs", file: ModelBundle.graphFileNames.dfDecoder)
 
-        let encoder = encoder
         func feeds(into decoder: StreamingPlan, file: String) throws -> [Feed] {
             try decoder.inputNames.enumerated().map { position, name in
                 guard let sourcePosition = encoder.outputNames.firstIndex(of: name) else {
@@ -93,9 +101,10 @@ final class NetworkPlans {
         return UnsafeMutableBufferPointer(rebasing: buffer[(slot * width)..<((slot + 1) * width)])
     }
 
-    /// Copies the whole encoder output into the decoder's inputs.
+    /// Copies the whole encoder output into the decoder's inputs, unless the decoder reads it in
+    /// place (plans made together share those buffers).
     static func feedAll(_ feeds: [Feed]) {
-        for feed in feeds {
+        for feed in feeds where feed.destination.baseAddress != feed.source.baseAddress {
             feed.destination.baseAddress!.update(from: feed.source.baseAddress!, count: feed.source.count)
         }
     }

@@ -27,9 +27,12 @@ public final class ExecutionPlan: @unchecked Sendable {
     let valueDescriptors: [ValueDescriptor?]
 
     /// Plans `graph` for inputs shaped like `inputs` (by name). Inputs whose contents decide shapes
-    /// are folded with the values given here. Throws for a missing input, a type or shape the
-    /// graph does not accept, or a node whose shapes do not work out (naming the node).
-    public init(graph: Graph, inputs given: [String: Tensor]) throws {
+    /// are folded with the values given here. The inputs named in `sharing` keep the given tensor
+    /// as their buffer instead of a copy of it, so that another plan's output can feed this plan
+    /// without a copy (their contents are read when the plan runs). Throws for a missing input, a
+    /// type or shape the graph does not accept, or a node whose shapes do not work out (naming the
+    /// node).
+    public init(graph: Graph, inputs given: [String: Tensor], sharing: Set<String> = []) throws {
         self.graph = graph
         var descriptors = [ValueDescriptor?](repeating: nil, count: graph.values.count)
         var tensors = [Tensor?](repeating: nil, count: graph.values.count)
@@ -44,6 +47,15 @@ public final class ExecutionPlan: @unchecked Sendable {
             let value = graph.values[id]
             guard let tensor = given[value.name] else { throw InferenceError.invalidInput("missing input '\(value.name)'") }
             try Self.check(tensor, against: value, bindings: &bindings)
+            if sharing.contains(value.name) {
+                guard !planTime.contains(id) else {
+                    throw InferenceError.invalidInput("input '\(value.name)' decides shapes and cannot share another tensor's buffer")
+                }
+                descriptors[id] = ValueDescriptor(tensor.elementType, tensor.shape)
+                tensors[id] = tensor
+                inputBuffers.append(tensor)
+                continue
+            }
             let buffer = try Tensor(zeros: tensor.elementType, shape: tensor.shape)
             if planTime.contains(id) {
                 buffer.bytes.copyMemory(from: tensor.bytes, byteCount: tensor.byteCount)

@@ -67,18 +67,20 @@ public final class StreamingPlan: @unchecked Sendable {
     /// Plans `graph` for chunks of `framesPerRun` frames of `batchSize` streams. Inputs get their
     /// declared shapes with `timeSymbol` bound to `framesPerRun` and axis 0 to `batchSize`;
     /// `inputShapes` gives full shapes (time dimension = `framesPerRun`, axis 0 = `batchSize`) for
-    /// inputs with other symbolic or undeclared dimensions. Throws `StreamingError` for a graph it
+    /// inputs with other symbolic or undeclared dimensions. `sharedInputs` gives inputs whose
+    /// buffer is an existing tensor of exactly their planned shape, e.g. another plan's output
+    /// that feeds this one (no copy between the two runs). Throws `StreamingError` for a graph it
     /// cannot stream (or batch) and `InferenceError` for one it cannot plan.
     public init(graph: Graph, timeSymbol: String = "S", framesPerRun: Int = 1, batchSize: Int = 1,
-                inputShapes: [String: [Int]] = [:]) throws {
+                inputShapes: [String: [Int]] = [:], sharedInputs: [String: Tensor] = [:]) throws {
         guard framesPerRun >= 1, framesPerRun <= Int(Int32.max) / 2 else {
             throw StreamingError.invalidConfiguration("framesPerRun must be at least 1, got \(framesPerRun)")
         }
         guard batchSize >= 1, batchSize <= 1 << 16 else {
             throw StreamingError.invalidConfiguration("batchSize must be 1…65536, got \(batchSize)")
         }
-        if let unknown = inputShapes.keys.first(where: { !graph.inputNames.contains($0) }) {
-            throw StreamingError.invalidConfiguration("inputShapes names '\(unknown)', which is not a graph input")
+        if let unknown = (Array(inputShapes.keys) + Array(sharedInputs.keys)).first(where: { !graph.inputNames.contains($0) }) {
+            throw StreamingError.invalidConfiguration("inputShapes or sharedInputs names '\(unknown)', which is not a graph input")
         }
         if let decided = graph.planTimeInputs.first {
             throw StreamingError.invalidConfiguration("input '\(graph.values[decided].name)' decides shapes; a streaming plan needs fixed shapes")
@@ -112,12 +114,21 @@ public final class StreamingPlan: @unchecked Sendable {
 
         var given: [String: Tensor] = [:]
         for id in planned.inputs {
-            given[planned.values[id].name] = try Tensor(zeros: planned.values[id].elementType ?? .float32, shape: shapes[id] ?? [])
+            let name = planned.values[id].name, type = planned.values[id].elementType ?? .float32, shape = shapes[id] ?? []
+            if let shared = sharedInputs[name] {
+                guard shared.shape == shape, shared.elementType == type else {
+                    throw StreamingError.invalidConfiguration(
+                        "shared input '\(name)' is \(shared.elementType) \(shared.shape), the plan needs \(type) \(shape)")
+                }
+                given[name] = shared
+            } else {
+                given[name] = try Tensor(zeros: type, shape: shape)
+            }
         }
         for state in rewrite.states {
             given[rewrite.graph.values[state.input].name] = try Tensor(zeros: .float32, shape: state.shape)
         }
-        let plan = try ExecutionPlan(graph: rewrite.graph, inputs: given)
+        let plan = try ExecutionPlan(graph: rewrite.graph, inputs: given, sharing: Set(sharedInputs.keys))
         for id in planned.values.indices where analysis.descriptors[id] != nil {
             guard let planned = plan.valueDescriptors[id]?.shape else { continue }
             let expected = analysis.shape(id, atLength: framesPerRun)

@@ -11,6 +11,13 @@ enum ModelBuilder {
         return info
     }
 
+    /// A value whose axis `timeAxis` is the symbolic time dimension "S" of streaming plans.
+    static func value(_ name: String, _ type: TensorDataType = .float, _ shape: [Int64], timeAxis: Int) -> ValueInfoProto {
+        var info = value(name, type, shape)
+        info.shape?[timeAxis] = .symbolic("S")
+        return info
+    }
+
     static func node(_ opType: String, _ inputs: [String], _ outputs: [String], name: String = "",
                      attributes: [AttributeProto] = []) -> NodeProto {
         var node = NodeProto()
