@@ -49,6 +49,12 @@ struct StridedCopy: Sendable {
             destination.pointee = source.pointee
             return
         }
+        if level == counts.count - 2, Word.self == UInt32.self, transposesLastTwoAxes {
+            transposeLastTwoAxes(
+                UnsafeRawPointer(source).assumingMemoryBound(to: Float.self),
+                UnsafeMutableRawPointer(destination).assumingMemoryBound(to: Float.self))
+            return
+        }
         let count = counts[level]
         let sourceStride = sourceStrides[level]
         let destinationStride = destinationStrides[level]
@@ -65,6 +71,76 @@ struct StridedCopy: Sendable {
         for index in 0..<count {
             copy(source + index * sourceStride, destination + index * destinationStride, level: level + 1)
         }
+    }
+}
+
+extension StridedCopy {
+    /// True when the last two axes swap contiguity (a matrix transpose: one view steps by 1 along
+    /// the last axis, the other along the one before) and both are at least a vector long.
+    private var transposesLastTwoAxes: Bool {
+        let rank = counts.count
+        guard rank >= 2, counts[rank - 2] >= 8, counts[rank - 1] >= 8 else { return false }
+        return (sourceStrides[rank - 1] == 1 && destinationStrides[rank - 2] == 1)
+            || (sourceStrides[rank - 2] == 1 && destinationStrides[rank - 1] == 1)
+    }
+
+    /// The last two axes in 8×8 blocks, each transposed in registers; the edges element by element.
+    /// 4-byte elements move as floats: the shuffles move bits and do no arithmetic.
+    private func transposeLastTwoAxes(_ source: UnsafePointer<Float>, _ destination: UnsafeMutablePointer<Float>) {
+        let rank = counts.count
+        // "Columns" run along the source's contiguous axis, "rows" along the destination's:
+        // destination[column · destinationColumnStride + row] = source[row · sourceRowStride + column].
+        let columnsLast = sourceStrides[rank - 1] == 1 && destinationStrides[rank - 2] == 1
+        let (rows, columns) = columnsLast ? (counts[rank - 2], counts[rank - 1]) : (counts[rank - 1], counts[rank - 2])
+        let sourceRowStride = columnsLast ? sourceStrides[rank - 2] : sourceStrides[rank - 1]
+        let destinationColumnStride = columnsLast ? destinationStrides[rank - 1] : destinationStrides[rank - 2]
+        let (blockRows, blockColumns) = (rows & ~7, columns & ~7)
+        for row in Swift.stride(from: 0, to: blockRows, by: 8) {
+            let line = source + row * sourceRowStride
+            for column in Swift.stride(from: 0, to: blockColumns, by: 8) {
+                let block = line + column
+                let transposed = Self.transpose((
+                    block.loadVector(at: 0), (block + sourceRowStride).loadVector(at: 0),
+                    (block + 2 * sourceRowStride).loadVector(at: 0), (block + 3 * sourceRowStride).loadVector(at: 0),
+                    (block + 4 * sourceRowStride).loadVector(at: 0), (block + 5 * sourceRowStride).loadVector(at: 0),
+                    (block + 6 * sourceRowStride).loadVector(at: 0), (block + 7 * sourceRowStride).loadVector(at: 0)))
+                let target = destination + column * destinationColumnStride + row
+                target.storeVector(transposed.0, at: 0)
+                (target + destinationColumnStride).storeVector(transposed.1, at: 0)
+                (target + 2 * destinationColumnStride).storeVector(transposed.2, at: 0)
+                (target + 3 * destinationColumnStride).storeVector(transposed.3, at: 0)
+                (target + 4 * destinationColumnStride).storeVector(transposed.4, at: 0)
+                (target + 5 * destinationColumnStride).storeVector(transposed.5, at: 0)
+                (target + 6 * destinationColumnStride).storeVector(transposed.6, at: 0)
+                (target + 7 * destinationColumnStride).storeVector(transposed.7, at: 0)
+            }
+            for column in blockColumns..<columns {
+                for offset in 0..<8 {
+                    destination[column * destinationColumnStride + row + offset] = line[offset * sourceRowStride + column]
+                }
+            }
+        }
+        for row in blockRows..<rows {
+            for column in 0..<columns {
+                destination[column * destinationColumnStride + row] = source[row * sourceRowStride + column]
+            }
+        }
+    }
+
+    typealias Block = (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>)
+
+    /// The transpose of the 8×8 block whose rows are the eight vectors. Taking the even and then
+    /// the odd elements of the 64 (an unzip) rotates the six bits of each element's index by
+    /// one; three unzips move the row bits where the column bits were and back: a transpose.
+    @inline(__always)
+    static func transpose(_ rows: Block) -> Block {
+        @inline(__always) func unzip(_ v: Block) -> Block {
+            let pair0 = SIMD16(lowHalf: v.0, highHalf: v.1), pair1 = SIMD16(lowHalf: v.2, highHalf: v.3)
+            let pair2 = SIMD16(lowHalf: v.4, highHalf: v.5), pair3 = SIMD16(lowHalf: v.6, highHalf: v.7)
+            return (pair0.evenHalf, pair1.evenHalf, pair2.evenHalf, pair3.evenHalf,
+                    pair0.oddHalf, pair1.oddHalf, pair2.oddHalf, pair3.oddHalf)
+        }
+        return unzip(unzip(unzip(rows)))
     }
 }
 
