@@ -145,6 +145,17 @@ public struct Graph: Sendable {
                 outputs: proto.outputs.map { $0.isEmpty ? nil : index[$0] }, op: op))
         }
 
+        // The weights (initializers and Constant values) move into one huge-page arena.
+        let initializerIDs = Array(initializers.keys)
+        let constants = nodes.enumerated().compactMap { position, node in (node.op as? Constant).map { (position, $0.value) } }
+        let relocated = ConstantArena.relocating(initializerIDs.compactMap { initializers[$0] } + constants.map(\.1))
+        for (offset, id) in initializerIDs.enumerated() { initializers[id] = relocated[offset] }
+        for (offset, (position, _)) in constants.enumerated() {
+            let node = nodes[position]
+            nodes[position] = Node(name: node.name, opType: node.opType, inputs: node.inputs, outputs: node.outputs,
+                                   op: Constant(value: relocated[initializerIDs.count + offset]))
+        }
+
         self.values = values
         self.nodes = nodes
         self.inputs = inputs

@@ -18,6 +18,10 @@ struct Constant: Operator {
         }
     }
 
+    init(value: Tensor) {
+        self.value = value
+    }
+
     func outputs(for inputs: [ValueDescriptor?]) throws -> [ValueDescriptor] {
         [ValueDescriptor(constant: value)]
     }
