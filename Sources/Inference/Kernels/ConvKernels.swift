@@ -22,10 +22,12 @@
 //         `output` must not overlap the other buffers.
 //
 // Strategies: depthwise (group == C == M) runs direct SIMD loops per channel (over one output
-// row at width stride ≤ 2, on a zero-padded copy of each input row in the scratch); direct (a
-// kernel along the height axis only, kW = 1, unit strides, no pads, ≤ 8 output channels per
-// group, e.g. a temporal conv with few outputs) reads the input rows in place with eight SIMD
-// accumulators, no im2col copy (OpenBLAS is slow for so few output rows); pointwise
+// row at width stride ≤ 2, on a zero-padded copy of each input row in the scratch; over many
+// rows of whole vectors, on each plane as one 1-D convolution); direct (a kernel along the
+// height axis only, kW = 1, unit strides, no pads, ≤ 8 output channels per group, e.g. a
+// temporal conv with few outputs) reads the input rows in place with a register tile of up to
+// eight rows by one vector or six rows by two, no im2col copy (OpenBLAS is slow for so few
+// output rows); pointwise
 // (1×1 kernel, stride 1, no pads) is one SGEMM per group on X itself; anything else copies
 // the receptive fields of one group and one block of output rows into the scratch (im2col,
 // [C/group·kH·kW, rows·oW]) and runs one SGEMM per group and block, writing straight into Y.

@@ -8,8 +8,9 @@
 //     func run(a:b:c:)
 //         One product. Rows of a row-major matrix against up to `rowDotVectorLimit` contiguous
 //         vectors (N == 1, or A·Bᵀ with small M: the recurrent and one-frame products of one
-//         stream or a few) go to `multiplyRows`; other N == 1 or M == 1 products to cblas_sgemv
-//         (OpenBLAS sgemm is ~4× slower there), the rest to cblas_sgemm.
+//         stream or a few) go to `multiplyRows`; one row times a matrix of ≤ 128 columns (M == 1,
+//         a grouped linear layer at one frame) to `multiplyRow`; other N == 1 or M == 1 products
+//         to cblas_sgemv (OpenBLAS sgemm is ~4× slower there), the rest to cblas_sgemm.
 //     func run(a:b:c:batchCount:strideA:strideB:strideC:)
 //         batchCount products, the i-th at a + i·strideA, b + i·strideB, c + i·strideC (a stride
 //         of 0 broadcasts that operand).
