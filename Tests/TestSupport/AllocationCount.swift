@@ -9,10 +9,16 @@ import AllocationCounter
 public func fewestAllocations(attempts: Int = 3, _ body: () throws -> Void) rethrows -> UInt64 {
     var fewest = UInt64.max
     for _ in 0..<max(attempts, 1) {
-        allocation_counter_start()
-        try body()
-        fewest = min(fewest, allocation_counter_stop())
+        fewest = min(fewest, try allocationCount(body))
         if fewest == 0 { break }
     }
     return fewest
+}
+
+/// The heap allocations one run of `body` makes on the calling thread (`UInt64.max` under a
+/// sanitizer, as for `fewestAllocations`).
+public func allocationCount(_ body: () throws -> Void) rethrows -> UInt64 {
+    allocation_counter_start()
+    try body()
+    return allocation_counter_stop()
 }

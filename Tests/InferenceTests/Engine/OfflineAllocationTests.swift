@@ -16,6 +16,9 @@ struct OfflineAllocationTests {
         let graph = try Graph(model: try ModelProto(contentsOfFile: try Fixtures.dfn3Model(graphName)))
         let executor = OfflineExecutor(graph: graph)
         var runAllocations: [Int: Int] = [:]
+        // Every attempt's count, for the failure message: a rare parallel-run failure here has not
+        // been explained yet (see `fewestAllocations` for the OpenBLAS buffer-pool growth it allows).
+        var attempts: [Int: [UInt64]] = [:]
         for frames in [10, 1000] {
             let inputs = try PlanningTests.inputs(graph, frames: frames)
             let plan = try executor.plan(for: inputs)
@@ -24,8 +27,10 @@ struct OfflineAllocationTests {
             let executeAllocations = fewestAllocations { plan.execute() }
             #expect(executeAllocations == 0, "\(graphName) S=\(frames): execute() allocated \(executeAllocations) blocks")
             runAllocations[frames] = Int(try fewestAllocations { _ = try executor.run(inputs) })
+            attempts[frames] = try (0..<3).map { _ in try allocationCount { _ = try executor.run(inputs) } }
         }
-        #expect(runAllocations[10] == runAllocations[1000], "\(graphName): run() allocations by frame count \(runAllocations)")
+        #expect(runAllocations[10] == runAllocations[1000],
+                "\(graphName): run() allocations by frame count \(runAllocations), three more attempts each \(attempts)")
         #expect((runAllocations[1000] ?? .max) <= 8 * graph.outputs.count + 8, "\(graphName): \(runAllocations)")
     }
 }
