@@ -104,6 +104,7 @@ public final class ExecutionPlan: @unchecked Sendable {
                 let inputTensors = node.inputs.map { $0.flatMap { tensors[$0] } }
                 let allConstant = inputDescriptors.allSatisfy { $0 == nil || $0?.constant != nil }
                 var outputTensors: [Tensor]
+                var fused: (fusing: any ActivationFusing, activation: ActivationNode)?
                 if outputDescriptors.allSatisfy({ $0.constant != nil }) {
                     outputTensors = outputDescriptors.compactMap(\.constant)
                 } else if node.op.aliasesFirstInput {
@@ -115,7 +116,6 @@ public final class ExecutionPlan: @unchecked Sendable {
                     outputTensors = try outputDescriptors.map {
                         allConstant ? try Tensor(zeros: $0.elementType, shape: $0.shape) : try pool.tensor($0.elementType, shape: $0.shape)
                     }
-                    var fused: (fusing: any ActivationFusing, activation: ActivationNode)?
                     if !allConstant, let fusing = node.op as? any ActivationFusing, let activation = fusable[position] {
                         fused = (fusing, activation)
                     }
@@ -130,18 +130,14 @@ public final class ExecutionPlan: @unchecked Sendable {
                                           nodeName: name))
                         for tensor in outputTensors { recyclable.insert(ObjectIdentifier(tensor.storage)) }
                     }
-                    if let fused {
-                        // The activation node's output is the convolution's, written in its epilogue.
-                        fusedAway.insert(fused.activation.position)
-                        let id = fused.activation.output
-                        tensors[id] = outputTensors[0]
-                        descriptors[id] = outputDescriptors[0]
-                        let storage = ObjectIdentifier(outputTensors[0].storage)
-                        storageLastReader[storage] = max(storageLastReader[storage] ?? position, lastReader[id])
-                    }
                 }
-                for (index, id) in node.outputs.enumerated() {
-                    guard let id else { continue }
+                // A fused activation's output is the convolution's, written in its epilogue.
+                var produced = node.outputs.enumerated().compactMap { index, id in id.map { (id: $0, index: index) } }
+                if let fused {
+                    fusedAway.insert(fused.activation.position)
+                    produced.append((id: fused.activation.output, index: 0))
+                }
+                for (id, index) in produced {
                     tensors[id] = outputTensors[index]
                     var descriptor = outputDescriptors[index]
                     if allConstant { descriptor.constant = outputTensors[index] }

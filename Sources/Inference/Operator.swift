@@ -30,6 +30,12 @@ protocol ActivationFusing: Operator {
     func makeKernel(inputs: [Tensor?], outputs: [Tensor], activation: Activation) throws -> any Kernel
 }
 
+extension ActivationFusing {
+    func makeKernel(inputs: [Tensor?], outputs: [Tensor]) throws -> any Kernel {
+        try makeKernel(inputs: inputs, outputs: outputs, activation: .identity)
+    }
+}
+
 /// The execute step of a planned node: reads its bound inputs, writes its bound outputs; never
 /// allocates, locks or throws.
 protocol Kernel {

@@ -54,10 +54,6 @@ struct Conv: ConvolutionOperator {
         return [ValueDescriptor(.float32, [geometry.batch, geometry.outputChannels] + geometry.axes.map(\.convolutionOutputSize))]
     }
 
-    func makeKernel(inputs: [Tensor?], outputs: [Tensor]) throws -> any Kernel {
-        try makeKernel(inputs: inputs, outputs: outputs, activation: .identity)
-    }
-
     func makeKernel(inputs: [Tensor?], outputs: [Tensor], activation: Activation) throws -> any Kernel {
         let x = try inputs.required(0)
         let w = try inputs.required(1)

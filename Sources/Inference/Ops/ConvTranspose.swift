@@ -72,10 +72,6 @@ struct ConvTranspose: ConvolutionOperator {
         return [ValueDescriptor(.float32, [geometry.batch, geometry.outputChannels] + geometry.axes.map(\.transposedOutputSize))]
     }
 
-    func makeKernel(inputs: [Tensor?], outputs: [Tensor]) throws -> any Kernel {
-        try makeKernel(inputs: inputs, outputs: outputs, activation: .identity)
-    }
-
     func makeKernel(inputs: [Tensor?], outputs: [Tensor], activation: Activation) throws -> any Kernel {
         let x = try inputs.required(0)
         let w = try inputs.required(1)
