@@ -101,11 +101,9 @@ final class EnhancementEngine {
         let lsnr = frame.lsnr[0]
         let decision = gating.decision(lsnr: lsnr)
         if decision.runsERBDecoder {
-            NetworkPlans.feedAll(frame.erbFeeds)
             frame.erbDecoder.run()
         }
         if decision.runsDeepFilterDecoder {
-            NetworkPlans.feedAll(frame.dfFeeds)
             frame.dfDecoder.run()
         }
         channel.finish(decision: decision, mask: UnsafeBufferPointer(frame.mask),
@@ -179,7 +177,6 @@ final class EnhancementEngine {
                         decisions: [LSNRGating.Decision]) {
         if frameCount == frames {
             handOver.toChunk()
-            NetworkPlans.feedAll(feeds)
             handOver.chunk.run()
         } else if frameCount > 0 {
             handOver.toFrame()

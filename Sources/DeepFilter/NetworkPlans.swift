@@ -2,10 +2,12 @@ import Inference
 
 /// The three DFN3 graphs planned to run `framesPerRun` frames of `batchSize` streams per call
 /// with their time-axis state carried between calls, and the encoder outputs wired to the decoder
-/// inputs of the same name. Everything is bound when the plans are made; running allocates nothing.
+/// inputs of the same name: the decoders read them in place. Everything is bound when the plans
+/// are made; running allocates nothing.
 /// With a batch, each of the buffers below holds the streams one after another (axis 0).
 final class NetworkPlans {
-    /// An encoder output feeding a decoder input, and how their frames lie.
+    /// An encoder output feeding a decoder input (one buffer within these plans), and how its
+    /// frames lie: `feedFrame` copies one frame of it into another set of plans' decoders.
     struct Feed {
         let source: UnsafeMutableBufferPointer<Float>
         let destination: UnsafeMutableBufferPointer<Float>
@@ -99,14 +101,6 @@ final class NetworkPlans {
     func slot(_ slot: Int, of buffer: UnsafeMutableBufferPointer<Float>) -> UnsafeMutableBufferPointer<Float> {
         let width = buffer.count / batchSize
         return UnsafeMutableBufferPointer(rebasing: buffer[(slot * width)..<((slot + 1) * width)])
-    }
-
-    /// Copies the whole encoder output into the decoder's inputs, unless the decoder reads it in
-    /// place (plans made together share those buffers).
-    static func feedAll(_ feeds: [Feed]) {
-        for feed in feeds where feed.destination.baseAddress != feed.source.baseAddress {
-            feed.destination.baseAddress!.update(from: feed.source.baseAddress!, count: feed.source.count)
-        }
     }
 
     /// Copies frame `frame` of `source`'s encoder outputs into `destination`'s one-frame decoder

@@ -196,11 +196,9 @@ public final class StreamBatch {
             if member.decision.runsDeepFilterDecoder { dfRuns += 1 }
         }
         if erbRuns > 0 {
-            NetworkPlans.feedAll(plans.erbFeeds)
             run(plans.erbDecoder, snapshots: erbDecoderSnapshots, runsFor: { $0.analysed && $0.decision.runsERBDecoder })
         }
         if dfRuns > 0 {
-            NetworkPlans.feedAll(plans.dfFeeds)
             run(plans.dfDecoder, snapshots: dfDecoderSnapshots, runsFor: { $0.analysed && $0.decision.runsDeepFilterDecoder })
         }
         for position in 0..<count {
