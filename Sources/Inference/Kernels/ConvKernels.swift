@@ -417,20 +417,14 @@ public struct ConvKernel: Sendable, Hashable {
                     for kernelRow in 0..<height.kernelSize {
                         let inputRow = outputRow * height.stride - height.padBegin + kernelRow * height.dilation
                         guard inputRow >= 0 && inputRow < height.inputSize else { continue }
-                        let row = plane + inputRow * width.inputSize
-                        forEachVector(count: width.inputSize) { index, lanes in
-                            rowStart.storeVector(row.loadVector(at: index, lanes: lanes), at: index, lanes: lanes)
-                        }
+                        rowStart.copyVectors(from: plane + inputRow * width.inputSize, count: width.inputSize)
                         let taps = filter + kernelRow * width.kernelSize
                         let accumulating = !first
                         forEachVector(count: outputWidth) { index, lanes in
                             var sum = accumulating ? destination.loadVector(at: index, lanes: lanes) : shift
                             var source = UnsafePointer(paddedRow) + index * width.stride
                             for column in 0..<width.kernelSize {
-                                let values = width.stride == 1
-                                    ? source.loadVector(at: 0)
-                                    : UnsafeRawPointer(source).loadUnaligned(as: SIMD16<Float>.self).evenHalf
-                                sum.addProduct(SIMD8(repeating: taps[column]), values)
+                                sum.addProduct(SIMD8(repeating: taps[column]), source.loadVector(at: 0, stride: width.stride))
                                 source += width.dilation
                             }
                             destination.storeVector(sum, at: index, lanes: lanes)
@@ -470,14 +464,14 @@ public struct ConvKernel: Sendable, Hashable {
         let outputs = layout.outputHeight * outputWidth
         let inputs = layout.outputHeight * inputWidth
         let lastOffset = (taps - 1) * dilation - padBegin
-        // A vector at n loads from stride·n − padBegin up to stride·(n + 7) + lastOffset (+1 at
-        // stride 2, whose loads take 16 floats): inside the plane from `firstVector` to `lastVector`.
-        let firstVector = (padBegin + stride - 1) / stride
-        let room = inputs - stride - lastOffset
-        let lastVector = room >= 0 ? room / stride - 7 : -1
         // Columns whose taps leave their own row: j < lowEdge or j ≥ highEdge.
         let lowEdge = (padBegin + stride - 1) / stride
         let highEdge = lastOffset < inputWidth ? (inputWidth - 1 - lastOffset) / stride + 1 : 0
+        // A vector at n loads from stride·n − padBegin up to stride·(n + 7) + lastOffset (+1 at
+        // stride 2, whose loads take 16 floats): inside the plane for lowEdge ≤ n ≤ lastVector
+        // (the first row's columns below lowEdge are also those whose loads start before it).
+        let room = inputs - stride - lastOffset
+        let lastVector = room >= 0 ? room / stride - 7 : -1
         let lanes = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7)
         let activates = activation != .identity
         for image in 0..<layout.batch {
@@ -489,7 +483,7 @@ public struct ConvKernel: Sendable, Hashable {
                 var column = 0
                 for n in Swift.stride(from: 0, to: outputs, by: 8) {
                     defer { column = column + 8 == outputWidth ? 0 : column + 8 }
-                    guard n >= firstVector && n <= lastVector else {
+                    guard n >= lowEdge && n <= lastVector else {
                         let row = n / outputWidth
                         for lane in 0..<8 {
                             var sum = shift
@@ -505,10 +499,7 @@ public struct ConvKernel: Sendable, Hashable {
                     var sum = SIMD8<Float>(repeating: shift)
                     for tap in 0..<taps {
                         let offset = tap * dilation - padBegin
-                        let start = plane + stride * n + offset
-                        var values = stride == 1
-                            ? start.loadVector(at: 0)
-                            : UnsafeRawPointer(start).loadUnaligned(as: SIMD16<Float>.self).evenHalf
+                        var values = (plane + stride * n + offset).loadVector(at: 0, stride: stride)
                         if edge {
                             let source = (lanes + Float(column)) * Float(stride) + Float(offset)
                             values.replace(with: 0, where: (source .< 0) .| (source .>= Float(inputWidth)))

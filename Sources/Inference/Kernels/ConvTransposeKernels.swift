@@ -187,10 +187,7 @@ public struct ConvTransposeKernel: Sendable, Hashable {
         paddedRow.clear(count: left)
         (paddedRow + left + width.inputSize).clear(count: scratchCount - left - width.inputSize)
         for channel in 0..<layout.inputChannels {
-            let row = images + channel * layout.inputPlane
-            forEachVector(count: width.inputSize) { index, lanes in
-                (paddedRow + left).storeVector(row.loadVector(at: index, lanes: lanes), at: index, lanes: lanes)
-            }
+            (paddedRow + left).copyVectors(from: images + channel * layout.inputPlane, count: width.inputSize)
             for multiple in 0..<groupOutputs {
                 let outputChannel = channel * groupOutputs + multiple
                 let taps = weights + outputChannel * kernelSize

@@ -22,6 +22,13 @@ extension UnsafePointer<Float> {
     func loadVector(at index: Int, lanes: Int) -> SIMD8<Float> {
         lanes == 8 ? loadVector(at: index) : loadPartialVector(at: index, count: lanes)
     }
+
+    /// The floats at index, index + stride, …, index + 7·stride for stride 1 or 2; stride 2
+    /// reads the 16 floats from `index` and keeps the even 8 (vshufps + vpermpd).
+    @inline(__always)
+    func loadVector(at index: Int, stride: Int) -> SIMD8<Float> {
+        stride == 1 ? loadVector(at: index) : UnsafeRawPointer(self + index).loadUnaligned(as: SIMD16<Float>.self).evenHalf
+    }
 }
 
 extension UnsafeMutablePointer<Float> {
@@ -49,6 +56,15 @@ extension UnsafeMutablePointer<Float> {
     @inline(__always)
     func storeVector(_ vector: SIMD8<Float>, at index: Int, lanes: Int) {
         if lanes == 8 { storeVector(vector, at: index) } else { storeVector(vector, at: index, count: lanes) }
+    }
+
+    /// self[i] = source[i] for i in 0..<count in SIMD8 steps, inlined: for the short rows of
+    /// one-frame kernels, where a memmove call costs more than the copy.
+    @inline(__always)
+    func copyVectors(from source: UnsafePointer<Float>, count: Int) {
+        forEachVector(count: count) { index, lanes in
+            storeVector(source.loadVector(at: index, lanes: lanes), at: index, lanes: lanes)
+        }
     }
 
     /// Sets `count` floats to 0 (no call for an empty run, the common case at row edges).
@@ -84,9 +100,8 @@ extension UnsafeMutablePointer<Float> {
         let factor = SIMD8<Float>(repeating: scale)
         var index = 0
         while index + 8 <= count && 2 * index + 16 <= readable {
-            let pair = UnsafeRawPointer(source + 2 * index).loadUnaligned(as: SIMD16<Float>.self)
             var sum = loadVector(at: index)
-            sum.addProduct(factor, pair.evenHalf)
+            sum.addProduct(factor, source.loadVector(at: 2 * index, stride: 2))
             storeVector(sum, at: index)
             index += 8
         }
