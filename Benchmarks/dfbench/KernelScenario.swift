@@ -39,6 +39,19 @@ struct KernelScenario: BenchmarkScenario {
                 coldIndex = (coldIndex + 1) % coldSets.count
                 step.step(input: x, weights: coldW, recurrence: coldR, inputBias: wb, recurrentBias: rb, hidden: h, output: y, scratch: scratch)
             }
+            // The same steps with R re-laid, as a plan re-lays a constant R.
+            let blockedStep = try GRUKernel(sequenceLength: 1, batchSize: 1, inputSize: inputSize, hiddenSize: hidden,
+                                            linearBeforeReset: true, rowBlockedRecurrence: true)
+            let blockedR = buffers.make(3 * hidden * hidden)
+            blockedStep.recurrenceLayout?.pack(r, lda: hidden, into: blockedR)
+            report("GRU step I=\(inputSize) H=\(hidden) B=1, row-blocked R", samples: sampleCount) {
+                blockedStep.step(input: x, weights: w, recurrence: blockedR, inputBias: wb, recurrentBias: rb, hidden: h, output: y, scratch: scratch)
+            }
+            report("GRU step I=\(inputSize) H=\(hidden) B=1, row-blocked R, weights from memory", samples: sampleCount) {
+                let (coldW, coldR) = coldSets[coldIndex]
+                coldIndex = (coldIndex + 1) % coldSets.count
+                blockedStep.step(input: x, weights: coldW, recurrence: coldR, inputBias: wb, recurrentBias: rb, hidden: h, output: y, scratch: scratch)
+            }
             let inputProduct = try GEMMKernel(m: 1, n: 3 * hidden, k: inputSize, transposeB: true)
             let recurrentProduct = try GEMMKernel(m: 1, n: 3 * hidden, k: hidden, transposeB: true)
             report("  floor: sgemv \(3 * hidden)×\(inputSize) + sgemv \(3 * hidden)×\(hidden)", samples: sampleCount) {
@@ -51,6 +64,14 @@ struct KernelScenario: BenchmarkScenario {
             report("GRU sequence T=\(frames) I=\(inputSize) H=\(hidden), per frame", samples: max(sampleCount / 20, 5), divisor: Double(frames)) {
                 sequence.run(
                     input: xs, weights: w, recurrence: r, inputBias: wb, recurrentBias: rb, initialHidden: nil,
+                    sequenceLengths: nil, output: ys, finalHidden: h, scratch: sequenceScratch)
+            }
+            let blockedSequence = try GRUKernel(sequenceLength: frames, batchSize: 1, inputSize: inputSize, hiddenSize: hidden,
+                                                linearBeforeReset: true, rowBlockedRecurrence: true)
+            report("GRU sequence T=\(frames) I=\(inputSize) H=\(hidden), per frame, row-blocked R", samples: max(sampleCount / 20, 5),
+                   divisor: Double(frames)) {
+                blockedSequence.run(
+                    input: xs, weights: w, recurrence: blockedR, inputBias: wb, recurrentBias: rb, initialHidden: nil,
                     sequenceLengths: nil, output: ys, finalHidden: h, scratch: sequenceScratch)
             }
         }
@@ -75,12 +96,17 @@ struct KernelScenario: BenchmarkScenario {
                 product.run(a: vector, b: matrices[index], c: result)
                 index = (index + 1) % matrices.count
             }
+            let blocked = RowBlockedMatrix(rows: rows, columns: columns)
+            let rowBlocked = report("matrix-vector \(rows)×\(columns), weights in \(place): ours, row-blocked", samples: sampleCount) {
+                blocked.multiply(matrices[index], alpha: 1, vectors: 1, x: vector, ldx: columns, beta: 0, y: result, ldy: rows, yStride: 1)
+                index = (index + 1) % matrices.count
+            }
             let openBLAS = report("matrix-vector \(rows)×\(columns), weights in \(place): OpenBLAS sgemv", samples: sampleCount) {
                 cblas_sgemv(CblasRowMajor, CblasNoTrans, Int32(rows), Int32(columns), 1, matrices[index], Int32(columns), vector, 1, 0, result, 1)
                 index = (index + 1) % matrices.count
             }
-            print(String(format: "    %@: ours %.0f GB/s, OpenBLAS %.0f GB/s, ours / OpenBLAS time %.2f", place,
-                         bytes / ours / 1e3, bytes / openBLAS / 1e3, ours / openBLAS))
+            print(String(format: "    %@: ours %.0f GB/s (row-blocked %.0f), OpenBLAS %.0f GB/s, ours / OpenBLAS time %.2f (row-blocked %.2f)", place,
+                         bytes / ours / 1e3, bytes / rowBlocked / 1e3, bytes / openBLAS / 1e3, ours / openBLAS, rowBlocked / openBLAS))
         }
 
         // A few streams at once (StreamBatch's small batches): up to `rowDotVectorLimit` vectors

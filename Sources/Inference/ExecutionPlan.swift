@@ -121,7 +121,10 @@ public final class ExecutionPlan: @unchecked Sendable {
                     }
                     let kernel = try fused.map {
                         try $0.fusing.makeKernel(inputs: inputTensors, outputs: outputTensors, activation: $0.activation.activation)
-                    } ?? node.op.makeKernel(inputs: inputTensors, outputs: outputTensors)
+                    } ?? node.op.makeKernel(inputs: inputTensors, outputs: outputTensors,
+                                            constants: ConstantInputs(
+                                                positions: Set(inputDescriptors.indices.filter { inputDescriptors[$0]?.constant != nil }),
+                                                relaidWeights: graph.relaidWeights))
                     if allConstant {
                         kernel.execute()
                     } else {

@@ -32,6 +32,8 @@ public struct Graph: Sendable {
     let initializers: [Int: Tensor]
     /// The default-domain opset the model declares.
     public let opset: Int
+    /// Weights re-laid for kernels, shared by every plan of this graph (and of graphs derived from it).
+    let relaidWeights: RelaidWeights
 
     public var inputNames: [String] { inputs.map { values[$0].name } }
     public var outputNames: [String] { outputs.map { values[$0].name } }
@@ -162,5 +164,6 @@ public struct Graph: Sendable {
         self.outputs = outputs
         self.initializers = initializers
         self.opset = opset
+        relaidWeights = RelaidWeights()
     }
 }

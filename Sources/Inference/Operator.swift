@@ -13,6 +13,9 @@ protocol Operator: Sendable {
     func outputs(for inputs: [ValueDescriptor?]) throws -> [ValueDescriptor]
     /// A kernel that computes `outputs` from `inputs`; absent optional inputs are nil.
     func makeKernel(inputs: [Tensor?], outputs: [Tensor]) throws -> any Kernel
+    /// `makeKernel(inputs:outputs:)` knowing which inputs are constants (weights), which the
+    /// kernel may read re-laid.
+    func makeKernel(inputs: [Tensor?], outputs: [Tensor], constants: ConstantInputs) throws -> any Kernel
 }
 
 extension Operator {
@@ -21,6 +24,10 @@ extension Operator {
 
     func makeKernel(inputs: [Tensor?], outputs: [Tensor]) throws -> any Kernel {
         throw OperatorError("has no kernel")
+    }
+
+    func makeKernel(inputs: [Tensor?], outputs: [Tensor], constants: ConstantInputs) throws -> any Kernel {
+        try makeKernel(inputs: inputs, outputs: outputs)
     }
 }
 

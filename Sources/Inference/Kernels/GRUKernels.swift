@@ -4,10 +4,16 @@
 //
 //   public struct GRUKernel
 //     init(sequenceLength:batchSize:inputSize:hiddenSize:linearBeforeReset:direction:
-//          outputTimeStride:) throws
+//          outputTimeStride:rowBlockedRecurrence:) throws
 //         B, I, H ≥ 1 and T ≥ 0 (T = 0: `run` writes no Y and final h = initial h; `step`
 //         ignores T); outputTimeStride: floats between consecutive time steps of Y (default
 //         B·H; for ONNX's [T, D, B, H] output pass D·B·H and offset the output pointer by d·B·H).
+//         rowBlockedRecurrence: the caller can hand R over re-laid (a constant).
+//     let recurrenceLayout: RowBlockedMatrix?     non-nil: R must be packed with it
+//         Set when rowBlockedRecurrence, H % 4 == 0 and B ≤ 4 (the product goes row by row);
+//         the recurrent products then read R as one stream (see RowBlockedMatrix) and give the
+//         same numbers. W stays row-major: re-laying it too made one-frame DFN3 decoder runs
+//         slower, not faster (`dfbench streaming`), though either alone speeds them up.
 //     let scratchCount: Int        floats `run` needs: 4H + B·3H + 2·B·H + max(T, 1)·B·3H
 //     let stepScratchCount: Int    floats `step` needs: 4H + 2·B·3H + B·H
 //     func run(input:weights:recurrence:inputBias:recurrentBias:initialHidden:sequenceLengths:
@@ -45,10 +51,12 @@ public struct GRUKernel: Sendable, Hashable {
     public let outputTimeStride: Int
     public let scratchCount: Int
     public let stepScratchCount: Int
+    public let recurrenceLayout: RowBlockedMatrix?
 
     public init(
         sequenceLength: Int, batchSize: Int, inputSize: Int, hiddenSize: Int,
-        linearBeforeReset: Bool, direction: GRUDirection = .forward, outputTimeStride: Int? = nil
+        linearBeforeReset: Bool, direction: GRUDirection = .forward, outputTimeStride: Int? = nil,
+        rowBlockedRecurrence: Bool = false
     ) throws {
         let name = "GRU"
         guard sequenceLength >= 0, batchSize >= 1, inputSize >= 1, hiddenSize >= 1 else {
@@ -81,6 +89,8 @@ public struct GRUKernel: Sendable, Hashable {
         self.linearBeforeReset = linearBeforeReset
         self.direction = direction
         self.outputTimeStride = timeStride
+        let rowByRow = rowBlockedRecurrence && hiddenSize % 4 == 0 && batchSize <= GEMMKernel.rowDotVectorLimit
+        recurrenceLayout = rowByRow ? RowBlockedMatrix(rows: gates, columns: hiddenSize) : nil
     }
 
     public func run(
@@ -105,9 +115,10 @@ public struct GRUKernel: Sendable, Hashable {
             alpha: 1, a: input, lda: inputSize, b: weights, ldb: inputSize,
             beta: 0, c: layout.projections, ldc: 3 * hidden)
 
-        let length = { (batch: Int) -> Int in
-            guard let sequenceLengths else { return self.sequenceLength }
-            return min(max(sequenceLengths[batch], 0), self.sequenceLength)
+        let steps = sequenceLength
+        func length(_ batch: Int) -> Int {
+            guard let sequenceLengths else { return steps }
+            return min(max(sequenceLengths[batch], 0), steps)
         }
         if let output {
             for batch in 0..<batchSize {
@@ -193,10 +204,7 @@ public struct GRUKernel: Sendable, Hashable {
     ) {
         let size = hiddenSize
         let gates = 3 * size
-        GEMMKernel.multiply(
-            transposeA: false, transposeB: true, m: batchSize, n: linearBeforeReset ? gates : 2 * size, k: size,
-            alpha: 1, a: hidden, lda: size, b: recurrence, ldb: size,
-            beta: 0, c: layout.recurrent, ldc: gates)
+        multiplyRecurrence(recurrence, rows: linearBeforeReset ? gates : 2 * size, by: hidden, into: layout.recurrent)
         if linearBeforeReset {
             for batch in 0..<batchSize {
                 guard let (projection, output) = row(batch) else { continue }
@@ -213,15 +221,30 @@ public struct GRUKernel: Sendable, Hashable {
                 projection: projection, recurrent: layout.recurrent + batch * gates, gateBias: layout.gateBias,
                 hidden: hidden + batch * size, resetHidden: layout.resetHidden + batch * size)
         }
-        GEMMKernel.multiply(
-            transposeA: false, transposeB: true, m: batchSize, n: size, k: size,
-            alpha: 1, a: layout.resetHidden, lda: size, b: recurrence + 2 * size * size, ldb: size,
-            beta: 0, c: layout.recurrent + 2 * size, ldc: gates)
+        multiplyRecurrence(recurrence + 2 * size * size, rows: size, by: layout.resetHidden, into: layout.recurrent + 2 * size)
         for batch in 0..<batchSize {
             guard let (projection, output) = row(batch) else { continue }
             fuseCandidate(
                 projection: projection, recurrent: layout.recurrent + batch * gates, gateBias: layout.gateBias,
                 hidden: hidden + batch * size, output: output)
+        }
+    }
+
+    /// y_b = x_b · Mᵀ for each batch row's state-sized x_b (rows of y 3H apart), M `rows` rows
+    /// of R from `matrix` on, row-major or row-blocked as `recurrenceLayout` says (its blocks
+    /// start at row 0, so a gate, H % 4 == 0 rows, starts a whole block).
+    @inline(__always)
+    private func multiplyRecurrence(
+        _ matrix: UnsafePointer<Float>, rows: Int, by x: UnsafePointer<Float>, into y: UnsafeMutablePointer<Float>
+    ) {
+        let size = hiddenSize
+        if recurrenceLayout != nil {
+            RowBlockedMatrix(rows: rows, columns: size).multiply(
+                matrix, alpha: 1, vectors: batchSize, x: x, ldx: size, beta: 0, y: y, ldy: 3 * size, yStride: 1)
+        } else {
+            GEMMKernel.multiply(
+                transposeA: false, transposeB: true, m: batchSize, n: rows, k: size,
+                alpha: 1, a: x, lda: size, b: matrix, ldb: size, beta: 0, c: y, ldc: 3 * size)
         }
     }
 

@@ -6,12 +6,38 @@
 /// DFN3 GRU shape (768 × 256) one vector runs at the cache's bandwidth (`dfbench kernels`: ~130
 /// GB/s from L2, 0.86× OpenBLAS 0.3.21's sgemv time; ~80 GB/s from L3, level with it), and two
 /// or four vectors take 0.27× and 0.57× the time of sgemm, which packs the whole matrix per call.
+/// `RowBlockedMatrix` holds a matrix re-laid so that the same products read it as one stream.
 /// Does not allocate.
 @inline(__always)
 func multiplyRows(
     _ rows: Int, by columns: Int, alpha: Float, a: UnsafePointer<Float>, lda: Int,
     vectors: Int, x: UnsafePointer<Float>, ldx: Int,
     beta: Float, y: UnsafeMutablePointer<Float>, ldy: Int, yStride: Int
+) {
+    let vectorEnd = columns & ~15
+    multiplyRows(
+        rows, by: columns, alpha: alpha, vectors: vectors, x: x, ldx: ldx, beta: beta, y: y, ldy: ldy, yStride: yStride,
+        blocks: RowPanels(rowStride: lda, panelStride: 16, tailStride: lda),
+        block: { row in (a + row * lda, a + row * lda + vectorEnd) }, row: { a + $0 * lda })
+}
+
+/// Where four rows' 16-column panels lie: row r's panel p at `panels + r·rowStride + p·panelStride`
+/// and its columns past the last whole panel at `tails + r·tailStride`.
+struct RowPanels {
+    let rowStride: Int
+    let panelStride: Int
+    let tailStride: Int
+}
+
+/// The products of `multiplyRows(_:by:alpha:a:lda:…)` over a matrix whose blocks of four rows
+/// (`block(row)`: first panel and first tail column of rows `row…row + 3`) are laid out as
+/// `blocks` says; `row(i)` gives a row past the last whole block, contiguous. The summation order
+/// is the same for every layout.
+@inline(__always)
+func multiplyRows(
+    _ rows: Int, by columns: Int, alpha: Float, vectors: Int, x: UnsafePointer<Float>, ldx: Int,
+    beta: Float, y: UnsafeMutablePointer<Float>, ldy: Int, yStride: Int, blocks: RowPanels,
+    block: (Int) -> (panels: UnsafePointer<Float>, tails: UnsafePointer<Float>), row: (Int) -> UnsafePointer<Float>
 ) {
     let vectorEnd = columns & ~15
     @inline(__always) func finish(_ target: UnsafeMutablePointer<Float>, _ sum: Float) {
@@ -21,41 +47,44 @@ func multiplyRows(
         var sum: Float = 0
         var column = vectorEnd
         while column < columns {
-            sum += line[column] * vector[column]
+            sum += line[column - vectorEnd] * vector[column]
             column += 1
         }
         return sum
     }
-    var row = 0
-    while row + 4 <= rows {
-        let line0 = a + row * lda, line1 = line0 + lda, line2 = line1 + lda, line3 = line2 + lda
+    let rowStride = blocks.rowStride, panelStride = blocks.panelStride, tailStride = blocks.tailStride
+    var first = 0
+    while first + 4 <= rows {
+        let (panels, tails) = block(first)
         for index in 0..<vectors {
             let vector = x + index * ldx
             var low0 = SIMD8<Float>(), low1 = low0, low2 = low0, low3 = low0
             var high0 = low0, high1 = low0, high2 = low0, high3 = low0
+            var panel = panels
             var column = 0
             while column < vectorEnd {
                 let low = vector.loadVector(at: column), high = vector.loadVector(at: column + 8)
-                low0.addProduct(line0.loadVector(at: column), low)
-                high0.addProduct(line0.loadVector(at: column + 8), high)
-                low1.addProduct(line1.loadVector(at: column), low)
-                high1.addProduct(line1.loadVector(at: column + 8), high)
-                low2.addProduct(line2.loadVector(at: column), low)
-                high2.addProduct(line2.loadVector(at: column + 8), high)
-                low3.addProduct(line3.loadVector(at: column), low)
-                high3.addProduct(line3.loadVector(at: column + 8), high)
+                low0.addProduct(panel.loadVector(at: 0), low)
+                high0.addProduct(panel.loadVector(at: 8), high)
+                low1.addProduct(panel.loadVector(at: rowStride), low)
+                high1.addProduct(panel.loadVector(at: rowStride + 8), high)
+                low2.addProduct(panel.loadVector(at: 2 * rowStride), low)
+                high2.addProduct(panel.loadVector(at: 2 * rowStride + 8), high)
+                low3.addProduct(panel.loadVector(at: 3 * rowStride), low)
+                high3.addProduct(panel.loadVector(at: 3 * rowStride + 8), high)
+                panel += panelStride
                 column += 16
             }
-            let output = y + index * ldy + row * yStride
-            finish(output, (low0 + high0).sum() + tail(line0, vector))
-            finish(output + yStride, (low1 + high1).sum() + tail(line1, vector))
-            finish(output + 2 * yStride, (low2 + high2).sum() + tail(line2, vector))
-            finish(output + 3 * yStride, (low3 + high3).sum() + tail(line3, vector))
+            let output = y + index * ldy + first * yStride
+            finish(output, (low0 + high0).sum() + tail(tails, vector))
+            finish(output + yStride, (low1 + high1).sum() + tail(tails + tailStride, vector))
+            finish(output + 2 * yStride, (low2 + high2).sum() + tail(tails + 2 * tailStride, vector))
+            finish(output + 3 * yStride, (low3 + high3).sum() + tail(tails + 3 * tailStride, vector))
         }
-        row += 4
+        first += 4
     }
-    while row < rows {
-        let line = a + row * lda
+    while first < rows {
+        let line = row(first)
         for index in 0..<vectors {
             let vector = x + index * ldx
             var low = SIMD8<Float>(), high = low
@@ -65,8 +94,8 @@ func multiplyRows(
                 high.addProduct(line.loadVector(at: column + 8), vector.loadVector(at: column + 8))
                 column += 16
             }
-            finish(y + index * ldy + row * yStride, (low + high).sum() + tail(line, vector))
+            finish(y + index * ldy + first * yStride, (low + high).sum() + tail(line + vectorEnd, vector))
         }
-        row += 1
+        first += 1
     }
 }

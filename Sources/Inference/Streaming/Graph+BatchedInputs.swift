@@ -19,6 +19,6 @@ extension Graph {
             }
             values[id] = Value(name: value.name, elementType: value.elementType, declaredShape: shape)
         }
-        return Graph(values: values, nodes: nodes, inputs: inputs, outputs: outputs, initializers: initializers, opset: opset)
+        return Graph(values: values, nodes: nodes, inputs: inputs, outputs: outputs, initializers: initializers, derivedFrom: self)
     }
 }

@@ -80,7 +80,7 @@ struct StreamingRewrite {
                 states.append(State(input: state, source: next, shape: recurrence.stateShape, skip: nil, initial: recurrence.initialState))
             }
         }
-        graph = Graph(values: values, nodes: nodes, inputs: inputs, outputs: outputs, initializers: initializers, opset: original.opset)
+        graph = Graph(values: values, nodes: nodes, inputs: inputs, outputs: outputs, initializers: initializers, derivedFrom: original)
         self.states = states
     }
 

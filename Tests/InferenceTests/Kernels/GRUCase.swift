@@ -46,10 +46,11 @@ struct GRUCase: CustomStringConvertible {
             initialHidden: optional(batch * hiddenSize, &generator))
     }
 
-    func makeKernel(outputTimeStride: Int? = nil) throws -> GRUKernel {
+    func makeKernel(outputTimeStride: Int? = nil, rowBlockedRecurrence: Bool = false) throws -> GRUKernel {
         try GRUKernel(
             sequenceLength: steps, batchSize: batch, inputSize: inputSize, hiddenSize: hiddenSize,
-            linearBeforeReset: linearBeforeReset, direction: direction, outputTimeStride: outputTimeStride)
+            linearBeforeReset: linearBeforeReset, direction: direction, outputTimeStride: outputTimeStride,
+            rowBlockedRecurrence: rowBlockedRecurrence)
     }
 
     /// Y [T, B, H] and the final state [B, H]. Each value's `magnitude` is the running sum, over

@@ -121,6 +121,33 @@ struct GRUTests {
         }
     }
 
+    @Test("a row-blocked R gives the row-major numbers bit for bit")
+    func rowBlockedRecurrence() throws {
+        var generator = SplitMix64(seed: 53)
+        var blocked = 0
+        for index in 0..<300 {
+            var test = GRUCase.random(using: &generator)
+            let rowMajor = Self.run(test, kernel: try test.makeKernel())
+            let kernel = try test.makeKernel(rowBlockedRecurrence: true)
+            #expect((kernel.recurrenceLayout != nil) == (test.hiddenSize % 4 == 0 && test.batch <= 4), "case \(index) \(test): layout")
+            guard let layout = kernel.recurrenceLayout else { continue }
+            test.r = Self.packed(test.r, layout)
+            blocked += 1
+            let result = Self.run(test, kernel: kernel)
+            #expect(result.guardsIntact, "case \(index) \(test) wrote outside its buffers")
+            #expect(result.output == rowMajor.output && result.finalHidden == rowMajor.finalHidden, "case \(index) \(test)")
+        }
+        #expect(blocked >= 100, "only \(blocked) row-blocked cases")
+    }
+
+    static func packed(_ matrix: [Float], _ layout: RowBlockedMatrix) -> [Float] {
+        var packed = [Float](repeating: .nan, count: matrix.count)
+        matrix.withUnsafeBufferPointer { matrix in
+            packed.withUnsafeMutableBufferPointer { layout.pack(matrix.baseAddress!, lda: layout.columns, into: $0.baseAddress!) }
+        }
+        return packed
+    }
+
     @Test("rejects sizes that cannot describe a GRU")
     func validation() {
         #expect(throws: KernelParameterError.self) { try GRUKernel(sequenceLength: -1, batchSize: 1, inputSize: 4, hiddenSize: 4, linearBeforeReset: true) }

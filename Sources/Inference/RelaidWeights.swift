@@ -1,0 +1,63 @@
+import Synchronization
+
+/// Copies of a graph's constant weights re-laid for the kernels that read them
+/// (`RowBlockedMatrix`), made once per graph and shared by all of its plans (one-frame, chunked,
+/// batched). They live in huge-page arenas like the weights themselves: a one-frame run streams
+/// them from L3 every hop, where 4 KiB pages cost (see `ConstantArena`). An arena reserves
+/// address space generously; only the pages the copies fill are ever backed.
+final class RelaidWeights: Sendable {
+    private struct Key: Hashable {
+        let source: ObjectIdentifier
+        let layout: RowBlockedMatrix
+    }
+
+    private struct Copy {
+        /// Kept so that its storage, the key, cannot be freed and reused by another tensor.
+        let source: Tensor
+        let relaid: Tensor
+    }
+
+    private struct State {
+        var copies: [Key: Copy] = [:]
+        var arena: ConstantArena?
+    }
+
+    /// Address space reserved per arena (backed only where written).
+    static let arenaBytes = 32 << 20
+
+    private let state = Mutex(State())
+
+    /// `tensor`, a run of float matrices each `layout.rows × layout.columns` and row-major,
+    /// with every matrix packed by `layout`.
+    func rowBlocked(_ tensor: Tensor, layout: RowBlockedMatrix) throws -> Tensor {
+        let count = layout.rows * layout.columns
+        guard tensor.elementType == .float32, count > 0, tensor.elementCount % count == 0 else {
+            throw OperatorError("cannot re-lay \(tensor.elementType) \(tensor.shape) as \(layout.rows) × \(layout.columns) matrices")
+        }
+        let key = Key(source: ObjectIdentifier(tensor.storage), layout: layout)
+        return try state.withLock { state in
+            if let copy = state.copies[key] { return copy.relaid }
+            let relaid = try Self.allocate(like: tensor, in: &state)
+            let source = tensor.pointer(to: Float.self), destination = relaid.pointer(to: Float.self)
+            for offset in stride(from: 0, to: tensor.elementCount, by: count) {
+                layout.pack(source + offset, lda: layout.columns, into: destination + offset)
+            }
+            state.copies[key] = Copy(source: tensor, relaid: relaid)
+            return relaid
+        }
+    }
+
+    /// A zeroed tensor shaped like `tensor`, from the current arena or a new one; an ordinary
+    /// allocation when no arena can be mapped.
+    private static func allocate(like tensor: Tensor, in state: inout State) throws -> Tensor {
+        for attempt in 0..<2 {
+            if let arena = state.arena, let bytes = arena.allocate(byteCount: tensor.byteCount) {
+                return Tensor(elementType: tensor.elementType, shape: tensor.shape, elementCount: tensor.elementCount,
+                              storage: TensorStorage(bytes: bytes, byteCount: tensor.byteCount, arena: arena))
+            }
+            guard attempt == 0 else { break }
+            state.arena = ConstantArena(byteCount: max(tensor.byteCount, arenaBytes))
+        }
+        return try Tensor(zeros: tensor.elementType, shape: tensor.shape)
+    }
+}
