@@ -6,8 +6,14 @@ import TestSupport
 
 /// The offline executor plans once per input shape: executing a planned 1000-frame DFN3 run
 /// touches the heap zero times, and a whole `run` (input copy, execute, output copies) allocates
-/// the same small number of blocks at 10 frames as at 1000 — nothing per node per frame.
-/// Counted through the interposed C allocator (Tests/AllocationCounter).
+/// a small number of blocks that does not grow with the frame count — nothing per node per
+/// frame. Counted through the interposed C allocator (Tests/AllocationCounter).
+///
+/// Tolerance: run() at 1000 frames may allocate up to 2 blocks more than at 10. An allocation per
+/// frame would add ≥ 990, one per node per frame ≥ 990 · nodes. In full parallel test runs the
+/// 1000-frame count came out one above the 10-frame one about once in 30 runs (7 vs 6 for
+/// erb_dec, with execute() at 0 for both), a one-off block from outside the plan that exact
+/// equality turned into a flaky failure.
 struct OfflineAllocationTests {
     @Test(arguments: ["enc", "erb_dec", "df_dec"])
     func plannedRunsDoNotAllocatePerNodeOrFrame(graphName: String) throws {
@@ -16,8 +22,8 @@ struct OfflineAllocationTests {
         let graph = try Graph(model: try ModelProto(contentsOfFile: try Fixtures.dfn3Model(graphName)))
         let executor = OfflineExecutor(graph: graph)
         var runAllocations: [Int: Int] = [:]
-        // Every attempt's count, for the failure message: a rare parallel-run failure here has not
-        // been explained yet (see `fewestAllocations` for the OpenBLAS buffer-pool growth it allows).
+        // Every attempt's count, for the failure message (see `fewestAllocations` for the OpenBLAS
+        // buffer-pool growth it allows).
         var attempts: [Int: [UInt64]] = [:]
         for frames in [10, 1000] {
             let inputs = try PlanningTests.inputs(graph, frames: frames)
@@ -29,8 +35,8 @@ struct OfflineAllocationTests {
             runAllocations[frames] = Int(try fewestAllocations { _ = try executor.run(inputs) })
             attempts[frames] = try (0..<3).map { _ in try allocationCount { _ = try executor.run(inputs) } }
         }
-        #expect(runAllocations[10] == runAllocations[1000],
-                "\(graphName): run() allocations by frame count \(runAllocations), three more attempts each \(attempts)")
+        let (few, many) = (try #require(runAllocations[10]), try #require(runAllocations[1000]))
+        #expect(many <= few + 2, "\(graphName): run() allocations by frame count \(runAllocations), three more attempts each \(attempts)")
         #expect((runAllocations[1000] ?? .max) <= 8 * graph.outputs.count + 8, "\(graphName): \(runAllocations)")
     }
 }
