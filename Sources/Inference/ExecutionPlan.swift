@@ -76,6 +76,7 @@ public final class ExecutionPlan: @unchecked Sendable {
         var recyclable = Set<ObjectIdentifier>()
         var storageLastReader: [ObjectIdentifier: Int] = [:]
         let fusable = Self.fusableActivations(of: graph)
+        let weights = graph.weightValues
         var fusedAway = Set<Int>()
         for (position, node) in graph.nodes.enumerated() where !fusedAway.contains(position) {
             do {
@@ -123,7 +124,7 @@ public final class ExecutionPlan: @unchecked Sendable {
                         try $0.fusing.makeKernel(inputs: inputTensors, outputs: outputTensors, activation: $0.activation.activation)
                     } ?? node.op.makeKernel(inputs: inputTensors, outputs: outputTensors,
                                             constants: ConstantInputs(
-                                                positions: Set(inputDescriptors.indices.filter { inputDescriptors[$0]?.constant != nil }),
+                                                positions: Set(node.inputs.indices.filter { node.inputs[$0].map(weights.contains) ?? false }),
                                                 relaidWeights: graph.relaidWeights))
                     if allConstant {
                         kernel.execute()

@@ -35,6 +35,11 @@ public struct Graph: Sendable {
     /// Weights re-laid for kernels, shared by every plan of this graph (and of graphs derived from it).
     let relaidWeights: RelaidWeights
 
+    /// Values fixed for the graph's life: initializers and the outputs of `Constant` nodes.
+    var weightValues: Set<Int> {
+        Set(initializers.keys).union(nodes.filter { $0.op is Constant }.compactMap { $0.outputs.first ?? nil })
+    }
+
     public var inputNames: [String] { inputs.map { values[$0].name } }
     public var outputNames: [String] { outputs.map { values[$0].name } }
 

@@ -13,8 +13,8 @@ protocol Operator: Sendable {
     func outputs(for inputs: [ValueDescriptor?]) throws -> [ValueDescriptor]
     /// A kernel that computes `outputs` from `inputs`; absent optional inputs are nil.
     func makeKernel(inputs: [Tensor?], outputs: [Tensor]) throws -> any Kernel
-    /// `makeKernel(inputs:outputs:)` knowing which inputs are constants (weights), which the
-    /// kernel may read re-laid.
+    /// `makeKernel(inputs:outputs:)` knowing which inputs are the graph's weights (initializers
+    /// and `Constant` values), which the kernel may read re-laid.
     func makeKernel(inputs: [Tensor?], outputs: [Tensor], constants: ConstantInputs) throws -> any Kernel
 }
 

@@ -3,8 +3,9 @@ import ONNX
 import Testing
 import TestSupport
 
-/// A GRU whose R is a constant reads it re-laid (RowBlockedMatrix), made once per graph while
-/// planning, where weights fed as graph inputs are read as they are. The two must give the same
+/// A GRU whose R is a weight of the graph (an initializer or a Constant node's value, as DFN3's
+/// encoder has it) reads it re-laid (RowBlockedMatrix), made once per graph while planning, where
+/// weights fed as graph inputs are read as they are. The two must give the same
 /// numbers, bit for bit, at one step and over several, for both `linear_before_reset`, and for
 /// a hidden size the re-laying leaves alone (not a multiple of 4). Plans of one graph share the
 /// re-laid copy, which must not leak from one plan's shapes into another's.
@@ -20,21 +21,29 @@ struct ConstantGRUWeightsTests {
 
     static let (input, hidden) = (37, 64)
 
-    /// X [S, 1, 37] → GRU (H = `hidden`) → Y [S, 1, 1, H], with W, R and B as initializers or as
-    /// graph inputs (`values` given to `inputs(steps:)` then).
-    static func graph(hidden: Int, linearBeforeReset: Bool, constantWeights: Bool) throws -> Graph {
+    /// How the GRU's W, R and B reach it.
+    enum WeightSource: CaseIterable {
+        case initializers, constantNodes, graphInputs
+    }
+
+    /// X [S, 1, 37] → GRU (H = `hidden`) → Y [S, 1, 1, H], with W, R and B from `source`.
+    static func graph(hidden: Int, linearBeforeReset: Bool, source: WeightSource) throws -> Graph {
         let weights = Self.weights(hidden: hidden)
         let gru = ModelBuilder.node(
             "GRU", ["x", "w", "r", "b"], ["y"],
             attributes: [AttributeProto(name: "hidden_size", value: .int(Int64(hidden))),
                          AttributeProto(name: "linear_before_reset", value: .int(linearBeforeReset ? 1 : 0))])
+        let constants = weights.map { weight in
+            ModelBuilder.node("Constant", [], [weight.name],
+                              attributes: [AttributeProto(name: "value", value: .tensor(Self.proto("", weight.shape, weight.values)))])
+        }
         let model = ModelBuilder.model(
             opset: 14,
             inputs: [ModelBuilder.value("x", .float, [1, 1, Int64(input)], timeAxis: 0)]
-                + (constantWeights ? [] : weights.map { ModelBuilder.value($0.name, .float, $0.shape.map(Int64.init)) }),
+                + (source == .graphInputs ? weights.map { ModelBuilder.value($0.name, .float, $0.shape.map(Int64.init)) } : []),
             outputs: [ModelBuilder.value("y", .float, [1, 1, 1, Int64(hidden)], timeAxis: 0)],
-            nodes: [gru],
-            initializers: constantWeights ? weights.map { Self.proto($0.name, $0.shape, $0.values) } : [])
+            nodes: (source == .constantNodes ? constants : []) + [gru],
+            initializers: source == .initializers ? weights.map { Self.proto($0.name, $0.shape, $0.values) } : [])
         return try Graph(model: model)
     }
 
@@ -55,17 +64,19 @@ struct ConstantGRUWeightsTests {
         return try #require(try executor.run(inputs)["y"]).scalars(as: Float.self)
     }
 
-    @Test("constant weights, re-laid, give the numbers of weights fed as inputs, in plans for several lengths of one graph",
+    @Test("weights from initializers or Constant nodes, re-laid, give the numbers of weights fed as inputs, in plans for several lengths of one graph",
           arguments: [64, 30])
     func sameNumbers(hidden: Int) throws {
         for linearBeforeReset in [false, true] {
-            let constant = OfflineExecutor(graph: try Self.graph(hidden: hidden, linearBeforeReset: linearBeforeReset, constantWeights: true))
-            let fed = OfflineExecutor(graph: try Self.graph(hidden: hidden, linearBeforeReset: linearBeforeReset, constantWeights: false))
-            for steps in [1, 6, 1, 3] {
-                let relaid = try Self.run(constant, steps: steps, hidden: hidden, feedingWeights: false)
-                let expected = try Self.run(fed, steps: steps, hidden: hidden, feedingWeights: true)
-                #expect(relaid.count == steps * hidden)
-                #expect(relaid == expected, "T=\(steps) H=\(hidden) linear_before_reset=\(linearBeforeReset)")
+            let fed = OfflineExecutor(graph: try Self.graph(hidden: hidden, linearBeforeReset: linearBeforeReset, source: .graphInputs))
+            for source in [WeightSource.initializers, .constantNodes] {
+                let constant = OfflineExecutor(graph: try Self.graph(hidden: hidden, linearBeforeReset: linearBeforeReset, source: source))
+                for steps in [1, 6, 1, 3] {
+                    let relaid = try Self.run(constant, steps: steps, hidden: hidden, feedingWeights: false)
+                    let expected = try Self.run(fed, steps: steps, hidden: hidden, feedingWeights: true)
+                    #expect(relaid.count == steps * hidden)
+                    #expect(relaid == expected, "\(source) T=\(steps) H=\(hidden) linear_before_reset=\(linearBeforeReset)")
+                }
             }
         }
     }
