@@ -8,7 +8,7 @@ import ONNX
 /// equivalent of onnxruntime's `session.run`; "execute" is the planned nodes alone.
 struct GraphsScenario: BenchmarkScenario {
     let name = "graphs"
-    let summary = "enc/erb_dec/df_dec, S = 1 and 1000, vs onnxruntime; options: --models DIR, --samples N, --no-peer, --profile"
+    let summary = "enc/erb_dec/df_dec, S = 1 and 1000, vs onnxruntime; options: --models DIR, --samples N, --no-peer, --profile (per op type), --profile-nodes (per node)"
     static let graphs = ["enc", "erb_dec", "df_dec"]
     static let frameCounts = [1, 1000]
 
@@ -21,11 +21,11 @@ struct GraphsScenario: BenchmarkScenario {
 
     func run(arguments: [String]) throws {
         let options = try ScenarioOptions(arguments, scenario: name, valueFlags: ["--models", "--samples"],
-                                          switchFlags: ["--no-peer", "--profile"])
+                                          switchFlags: ["--no-peer", "--profile", "--profile-nodes"])
         let directory = options.string("--models") ?? "Models/DeepFilterNet3"
         let sampleCount = try options.positiveInt("--samples") ?? 200
         let runsPeer = !options.contains("--no-peer")
-        let profiles = options.contains("--profile")
+        let profile: OperatorProfile.Grouping? = options.contains("--profile-nodes") ? .node : options.contains("--profile") ? .operatorType : nil
         if ProcessInfo.processInfo.environment["OPENBLAS_NUM_THREADS"] != "1" {
             print("graphs: note: OPENBLAS_NUM_THREADS is not 1; OpenBLAS may use more than one thread")
         }
@@ -46,11 +46,11 @@ struct GraphsScenario: BenchmarkScenario {
                 let execute = TimingSamples.measure(warmUp: 3, count: samples, { plan.execute() },
                                                     keep: { sink += plan.outputs.first?.unsafeMutableFloats?.first ?? 0 })
                 rows.append(Row(graph: name, frames: frames, run: run, execute: execute))
-                if profiles {
-                    var profile = OperatorProfile()
-                    for _ in 0..<samples { plan.execute(profile: &profile) }
-                    let parts = profile.sortedEntries.map { entry in
-                        String(format: "%@ %.3f", entry.opType, Double(entry.duration.components.attoseconds) / 1e15 / Double(samples)
+                if let profile {
+                    var profiled = OperatorProfile(grouping: profile)
+                    for _ in 0..<samples { plan.execute(profile: &profiled) }
+                    let parts = profiled.sortedEntries.map { entry in
+                        String(format: "%@ %.3f", entry.label, Double(entry.duration.components.attoseconds) / 1e15 / Double(samples)
                             + Double(entry.duration.components.seconds) * 1e3 / Double(samples))
                     }
                     print("graphs: profile \(name) S=\(frames), ms per call: \(parts.joined(separator: ", "))")

@@ -5,21 +5,21 @@ import ONNX
 /// The three DFN3 graphs as streaming plans: one frame per `run()` (the real-time path; target
 /// ≤ 0.45 ms for all three together, the official runtime takes ≈0.38 ms here) and chunks of
 /// 500 frames (the offline path; `--chunk N` for another length), in ms per frame. `--profile` adds where the per-frame time goes,
-/// by operator type. `--batch N` plans the one-frame runs for N streams at once (as `StreamBatch`
+/// by operator type (`--profile-nodes`: by node). `--batch N` plans the one-frame runs for N streams at once (as `StreamBatch`
 /// runs them): times are then per step of all N.
 struct StreamingScenario: BenchmarkScenario {
     let name = "streaming"
-    let summary = "enc/erb_dec/df_dec streaming plans, 1 and 500 frames per run; options: --models DIR, --frames N, --chunk N, --batch N, --profile"
+    let summary = "enc/erb_dec/df_dec streaming plans, 1 and 500 frames per run; options: --models DIR, --frames N, --chunk N, --batch N, --profile (per op type), --profile-nodes (per node)"
     static let graphs = ["enc", "erb_dec", "df_dec"]
 
     func run(arguments: [String]) throws {
         let options = try ScenarioOptions(arguments, scenario: name, valueFlags: ["--models", "--frames", "--chunk", "--batch"],
-                                          switchFlags: ["--profile"])
+                                          switchFlags: ["--profile", "--profile-nodes"])
         let directory = options.string("--models") ?? "Models/DeepFilterNet3"
         let frameCount = try options.positiveInt("--frames") ?? 3000
         let chunkLength = try options.positiveInt("--chunk") ?? 500
         let batchSize = try options.positiveInt("--batch") ?? 1
-        let profiles = options.contains("--profile")
+        let profile: OperatorProfile.Grouping? = options.contains("--profile-nodes") ? .node : options.contains("--profile") ? .operatorType : nil
         if ProcessInfo.processInfo.environment["OPENBLAS_NUM_THREADS"] != "1" {
             print("streaming: note: OPENBLAS_NUM_THREADS is not 1; OpenBLAS may use more than one thread")
         }
@@ -63,16 +63,17 @@ struct StreamingScenario: BenchmarkScenario {
         print(Self.row("all three", plans.reduce(0) { $0 + $1.stepCount }, (together.median, together.p99, togetherCPU),
                        (medians.chunk, .nan, medians.chunkCPU))
               + String(format: "   (sum alone: wall %.4f, cpu %.4f)", medians.single, medians.singleCPU))
-        if profiles {
+        if let profile {
             for (index, name) in Self.graphs.enumerated() {
                 for (plan, runs) in [(plans[index], frameCount), (chunks[index], max(frameCount / chunkLength, 5))] {
-                    var entries = OperatorProfile()
+                    var entries = OperatorProfile(grouping: profile)
                     for _ in 0..<runs { plan.run(profile: &entries) }
                     let frames = Double(runs * plan.framesPerRun)
-                    print("\(name), \(plan.framesPerRun) frames per run: mean ms per frame by operator type (calls per run)")
+                    print("\(name), \(plan.framesPerRun) frames per run: mean ms per frame by \(profile == .node ? "node" : "operator type") (calls per run)")
+                    let width = max(entries.sortedEntries.map(\.label.count).max() ?? 0, 14)
                     for entry in entries.sortedEntries {
                         let milliseconds = Double(entry.duration.components.attoseconds) / 1e15 + Double(entry.duration.components.seconds) * 1e3
-                        print(String(format: "  %@ %8.4f  (%d)", entry.opType.padding(toLength: 14, withPad: " ", startingAt: 0),
+                        print(String(format: "  %@ %8.4f  (%d)", entry.label.padding(toLength: width, withPad: " ", startingAt: 0),
                                      milliseconds / frames, entry.calls / runs))
                     }
                 }

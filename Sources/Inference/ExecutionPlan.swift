@@ -187,13 +187,14 @@ public final class ExecutionPlan: @unchecked Sendable {
         }
     }
 
-    /// Runs every node once, adding each node's wall time to `profile` under its op type.
+    /// Runs every node once, adding each node's wall time to `profile` (under its op type or
+    /// the node itself, as the profile groups).
     public func execute(profile: inout OperatorProfile) {
         let clock = ContinuousClock()
-        for step in steps {
+        for (position, step) in steps.enumerated() {
             let start = clock.now
             step.kernel.execute()
-            profile.add(clock.now - start, to: step.opType)
+            profile.add(clock.now - start, opType: step.opType, node: step.nodeName, position: position)
         }
     }
 

@@ -40,7 +40,7 @@ public final class OfflineExecutor {
         return outputs(of: plan)
     }
 
-    /// Runs the graph, adding each node's time to `profile` under its op type.
+    /// Runs the graph, adding each node's time to `profile` (by op type or by node, as it groups).
     public func run(_ inputs: [String: Tensor], profile: inout OperatorProfile) throws -> [String: Tensor] {
         let plan = try bind(inputs)
         plan.execute(profile: &profile)

@@ -1,18 +1,38 @@
-/// Accumulated wall time and call count per operator type, filled by `ExecutionPlan.execute(profile:)`.
+/// Accumulated wall time and call count per operator type, or per node, filled by
+/// `ExecutionPlan.execute(profile:)`.
 public struct OperatorProfile: Sendable {
-    public struct Entry: Sendable {
-        public var opType: String
-        public var duration: Duration
-        public var calls: Int
+    /// What one entry accumulates.
+    public enum Grouping: Sendable {
+        /// Every node of one op type (a fused activation makes its own type, e.g. `Conv+Relu`).
+        case operatorType
+        /// One scheduled node (with a fused activation, both nodes' names joined by "+").
+        case node
     }
 
+    public struct Entry: Sendable {
+        public var opType: String
+        /// The node's name when grouping by node (its position in the schedule, `#12`, when the
+        /// model leaves it unnamed); nil when grouping by op type.
+        public var node: String?
+        public var duration: Duration
+        public var calls: Int
+
+        /// The op type, followed by the node when there is one.
+        public var label: String { node.map { "\(opType) \($0)" } ?? opType }
+    }
+
+    public let grouping: Grouping
     private var entries: [String: Entry] = [:]
 
-    public init() {}
+    public init(grouping: Grouping = .operatorType) {
+        self.grouping = grouping
+    }
 
-    mutating func add(_ duration: Duration, to opType: String) {
-        entries[opType, default: Entry(opType: opType, duration: .zero, calls: 0)].duration += duration
-        entries[opType, default: Entry(opType: opType, duration: .zero, calls: 0)].calls += 1
+    mutating func add(_ duration: Duration, opType: String, node: String, position: Int) {
+        let name = node.isEmpty ? "#\(position)" : node
+        let key = grouping == .node ? "\(position)" : opType
+        entries[key, default: Entry(opType: opType, node: grouping == .node ? name : nil, duration: .zero, calls: 0)].duration += duration
+        entries[key]!.calls += 1
     }
 
     /// Entries, slowest first.

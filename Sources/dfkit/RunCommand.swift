@@ -2,13 +2,13 @@ import Foundation
 import Inference
 import ONNX
 
-/// `dfkit run MODEL.onnx --input NAME=FILE.npy … --output-dir DIR [--profile]`: runs a model on
+/// `dfkit run MODEL.onnx --input NAME=FILE.npy … --output-dir DIR [--profile | --profile-nodes]`: runs a model on
 /// NumPy inputs with the offline executor and writes every graph output as `.npy`.
 struct RunCommand: Command {
     static let name = "run"
     static let summary = "run an ONNX model on .npy inputs and write its outputs as .npy"
     static let help = """
-        USAGE: dfkit run MODEL.onnx --input NAME=FILE.npy [--input NAME=FILE.npy …] --output-dir DIR [--profile]
+        USAGE: dfkit run MODEL.onnx --input NAME=FILE.npy [--input NAME=FILE.npy …] --output-dir DIR [--profile | --profile-nodes]
 
         Runs every node of the model once on the given inputs with the offline executor and
         writes each graph output to DIR/<name>.npy, where <name> is the output's name with every
@@ -22,16 +22,20 @@ struct RunCommand: Command {
           --input NAME=FILE.npy  the value of graph input NAME (repeat for each input)
           --output-dir DIR       where to write the outputs
           --profile              print the time spent per operator type
+          --profile-nodes        print the time spent per node, slowest first
           -h, --help             show this help
         """
 
     let modelPath: String
     let inputs: [(name: String, path: String)]
     let outputDirectory: String
-    let profiles: Bool
+    /// How to group the printed profile; nil prints none.
+    let profile: OperatorProfile.Grouping?
 
     init(arguments: inout ArgumentList) throws {
-        profiles = arguments.flag("--profile")
+        let byType = arguments.flag("--profile"), byNode = arguments.flag("--profile-nodes")
+        guard !(byType && byNode) else { throw CommandLineError("--profile and --profile-nodes exclude each other") }
+        profile = byNode ? .node : byType ? .operatorType : nil
         guard let directory = try arguments.value("--output-dir") else { throw CommandLineError("missing --output-dir DIR") }
         outputDirectory = directory
         inputs = try arguments.values("--input").map { text in
@@ -75,12 +79,12 @@ struct RunCommand: Command {
         guard missing.isEmpty else { throw CommandLineError("missing --input for \(missing.joined(separator: ", "))") }
 
         let executor = OfflineExecutor(graph: graph)
-        var profile = OperatorProfile()
+        var profiled = OperatorProfile(grouping: profile ?? .operatorType)
         let clock = ContinuousClock()
         let start = clock.now
         let outputs: [String: Tensor]
         do {
-            outputs = profiles ? try executor.run(tensors, profile: &profile) : try executor.run(tensors)
+            outputs = profile != nil ? try executor.run(tensors, profile: &profiled) : try executor.run(tensors)
         } catch let error as InferenceError {
             // Errors about an input quote its name; name the .npy file it came from too.
             let files = inputs.filter { "\(error)".contains("'\($0.name)'") }.map { "\($0.name) from \($0.path)" }
@@ -95,8 +99,8 @@ struct RunCommand: Command {
             try tensor.writeNumPyFile(path)
             print("\(name): \(tensor.elementType) \(tensor.shape) → \(path)")
         }
-        if profiles {
-            print(Self.describe(profile, wall: elapsed))
+        if profile != nil {
+            print(Self.describe(profiled, wall: elapsed))
         }
     }
 
@@ -114,10 +118,10 @@ struct RunCommand: Command {
             String(format: "%.3f", Double(duration.components.seconds) * 1e3 + Double(duration.components.attoseconds) * 1e-15)
         }
         var lines = ["profile (plan + run \(milliseconds(wall)) ms; nodes run \(milliseconds(profile.total)) ms):"]
-        let width = profile.sortedEntries.map(\.opType.count).max() ?? 0
+        let width = profile.sortedEntries.map(\.label.count).max() ?? 0
         for entry in profile.sortedEntries {
-            lines.append("  " + entry.opType.padding(toLength: width + 2, withPad: " ", startingAt: 0)
-                + "\(milliseconds(entry.duration)) ms in \(entry.calls) node\(entry.calls == 1 ? "" : "s")")
+            let nodes = profile.grouping == .node ? "" : " in \(entry.calls) node\(entry.calls == 1 ? "" : "s")"
+            lines.append("  " + entry.label.padding(toLength: width + 2, withPad: " ", startingAt: 0) + "\(milliseconds(entry.duration)) ms" + nodes)
         }
         return lines.joined(separator: "\n")
     }

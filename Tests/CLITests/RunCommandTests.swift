@@ -65,6 +65,21 @@ struct RunCommandTests {
         #expect(result.standardOutput.contains("Add"), "profile lists op types: \(result.standardOutput)")
     }
 
+    @Test func profilesByNodeOnRequest() throws {
+        let folder = try RepositoryFiles.existing(Self.fixtures.appendingPathComponent("odd-names"))
+        let directory = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let arguments = ["run", folder.appendingPathComponent("model.onnx").path,
+                         "--input", "x:0=\(folder.appendingPathComponent("inputs/x_0.npy").path)", "--output-dir", directory.path]
+        let byNode = try DFKitProcess.run(arguments + ["--profile-nodes"])
+        #expect(byNode.exited && byNode.status == 0, "\(byNode.standardError)")
+        // The model's nodes are unnamed: the profile names the Add by its place in the schedule.
+        let lines = byNode.standardOutput.split(separator: "\n").filter { $0.hasPrefix("  ") }
+        #expect(lines.contains { $0.contains("Add #") } && !lines.contains { $0.contains(" node") }, "\(byNode.standardOutput)")
+        let both = try DFKitProcess.run(arguments + ["--profile", "--profile-nodes"])
+        #expect(both.exited && both.status != 0 && both.standardError.contains("exclude each other"), "\(both.standardError)")
+    }
+
     @Test func reportsBadInvocationsWithoutCrashing() throws {
         let folder = try RepositoryFiles.existing(Self.fixtures.appendingPathComponent("odd-names"))
         let model = folder.appendingPathComponent("model.onnx").path

@@ -202,7 +202,7 @@ public final class StreamingPlan: @unchecked Sendable {
         advanceState()
     }
 
-    /// Runs one chunk, adding each node's wall time to `profile` under its op type.
+    /// Runs one chunk, adding each node's wall time to `profile` (by op type or by node, as it groups).
     public func run(profile: inout OperatorProfile) {
         plan.execute(profile: &profile)
         advanceState()
