@@ -215,11 +215,17 @@ struct EinsumKernel<Element: NumericElement>: Kernel {
         let second = b.packed.pointer(to: Element.self)
         let result = product.pointer(to: Element.self)
         if let gemm, Element.self == Float.self {
-            gemm.run(
-                a: UnsafeRawPointer(first).assumingMemoryBound(to: Float.self),
-                b: UnsafeRawPointer(second).assumingMemoryBound(to: Float.self),
-                c: UnsafeMutableRawPointer(result).assumingMemoryBound(to: Float.self),
-                batchCount: batch, strideA: m * k, strideB: k * n, strideC: m * n)
+            let x = UnsafeRawPointer(first).assumingMemoryBound(to: Float.self)
+            let w = UnsafeRawPointer(second).assumingMemoryBound(to: Float.self)
+            let y = UnsafeMutableRawPointer(result).assumingMemoryBound(to: Float.self)
+            if m > 1 && n <= narrowProductColumnLimit {
+                for index in 0..<batch {
+                    multiplyNarrow(m: m, n: n, k: k, a: x + index * m * k, lda: k, b: w + index * k * n, ldb: n,
+                                   c: y + index * m * n, ldc: n)
+                }
+            } else {
+                gemm.run(a: x, b: w, c: y, batchCount: batch, strideA: m * k, strideB: k * n, strideC: m * n)
+            }
         } else {
             for index in 0..<batch {
                 let x = first + index * m * k
