@@ -23,17 +23,30 @@ final class DelayCompensatedBlocks {
         block = [Float](repeating: 0, count: blockSize)
     }
 
-    /// Processes `samples`; returns the aligned output they complete.
+    /// Processes `samples`; returns the aligned output they complete. Whole blocks are read from
+    /// `samples` in place; only a block's start left over from an earlier call, and the rest of
+    /// this one, are gathered in `pending`. The result is allocated once, with room for this
+    /// call's output and `finish()`'s, so that a whole signal costs one output array.
     func process(_ samples: [Float]) -> [Float] {
         inputCount += samples.count
-        pending += samples
         var result: [Float] = []
-        var start = 0
-        while pending.count - start >= blockSize {
-            result += run(pending[start..<(start + blockSize)])
-            start += blockSize
+        result.reserveCapacity(pending.count + samples.count)
+        samples.withUnsafeBufferPointer { samples in
+            var start = 0
+            if !pending.isEmpty {
+                start = min(blockSize - pending.count, samples.count)
+                pending.append(contentsOf: samples[0..<start])
+                if pending.count == blockSize {
+                    pending.withUnsafeBufferPointer { run($0, appendingTo: &result) }
+                    pending.removeAll(keepingCapacity: true)
+                }
+            }
+            while samples.count - start >= blockSize {
+                run(UnsafeBufferPointer(rebasing: samples[start..<(start + blockSize)]), appendingTo: &result)
+                start += blockSize
+            }
+            pending.append(contentsOf: samples[start...])
         }
-        pending.removeFirst(start)
         return result
     }
 
@@ -42,26 +55,26 @@ final class DelayCompensatedBlocks {
         let returned = outputCount
         pending += repeatElement(0, count: (tailUnit - pending.count % tailUnit) % tailUnit)
         var result: [Float] = []
-        for start in stride(from: 0, to: pending.count, by: tailUnit) {
-            result += run(pending[start..<(start + tailUnit)])
+        pending.withUnsafeBufferPointer { pending in
+            for start in stride(from: 0, to: pending.count, by: tailUnit) {
+                run(UnsafeBufferPointer(rebasing: pending[start..<(start + tailUnit)]), appendingTo: &result)
+            }
         }
         pending.removeAll()
         let silence = [Float](repeating: 0, count: tailUnit)
         while outputCount < inputCount {
-            result += run(silence[...])
+            silence.withUnsafeBufferPointer { run($0, appendingTo: &result) }
         }
         return Array(result.prefix(inputCount - returned))
     }
 
-    private func run(_ samples: ArraySlice<Float>) -> ArraySlice<Float> {
-        samples.withUnsafeBufferPointer { input in
-            block.withUnsafeMutableBufferPointer { output in
-                processBlock(input, UnsafeMutableBufferPointer(rebasing: output[0..<input.count]))
-            }
+    private func run(_ samples: UnsafeBufferPointer<Float>, appendingTo result: inout [Float]) {
+        block.withUnsafeMutableBufferPointer { output in
+            processBlock(samples, UnsafeMutableBufferPointer(rebasing: output[0..<samples.count]))
         }
         let skipped = min(toDiscard, samples.count)
         toDiscard -= skipped
         outputCount += samples.count - skipped
-        return block[skipped..<samples.count]
+        result.append(contentsOf: block[skipped..<samples.count])
     }
 }

@@ -27,7 +27,9 @@ public final class OfflineEnhancer {
     /// Enhances `samples` (mono, `config.sampleRate`); returns as many samples, aligned with the input.
     public func enhance(_ samples: [Float]) -> [Float] {
         let stream = makeStream()
-        return stream.process(samples) + stream.finish()
+        var output = stream.process(samples)
+        output.append(contentsOf: stream.finish())
+        return output
     }
 
     /// A fresh pass over one signal, fed piece by piece (the engine's state starts from zero):
