@@ -50,14 +50,13 @@ final class RelaidWeights: Sendable {
     /// A zeroed tensor shaped like `tensor`, from the current arena or a new one; an ordinary
     /// allocation when no arena can be mapped.
     private static func allocate(like tensor: Tensor, in state: inout State) throws -> Tensor {
-        for attempt in 0..<2 {
-            if let arena = state.arena, let bytes = arena.allocate(byteCount: tensor.byteCount) {
-                return Tensor(elementType: tensor.elementType, shape: tensor.shape, elementCount: tensor.elementCount,
-                              storage: TensorStorage(bytes: bytes, byteCount: tensor.byteCount, arena: arena))
-            }
-            guard attempt == 0 else { break }
-            state.arena = ConstantArena(byteCount: max(tensor.byteCount, arenaBytes))
+        func place(in arena: ConstantArena?) -> Tensor? {
+            guard let arena, let bytes = arena.allocate(byteCount: tensor.byteCount) else { return nil }
+            return Tensor(elementType: tensor.elementType, shape: tensor.shape, elementCount: tensor.elementCount,
+                          storage: TensorStorage(bytes: bytes, byteCount: tensor.byteCount, arena: arena))
         }
-        return try Tensor(zeros: tensor.elementType, shape: tensor.shape)
+        if let placed = place(in: state.arena) { return placed }
+        state.arena = ConstantArena(byteCount: max(tensor.byteCount, arenaBytes))
+        return try place(in: state.arena) ?? Tensor(zeros: tensor.elementType, shape: tensor.shape)
     }
 }

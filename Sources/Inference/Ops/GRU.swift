@@ -69,7 +69,8 @@ struct GRU: Operator {
         return [ValueDescriptor(.float32, y), ValueDescriptor(.float32, state)]
     }
 
-    /// A constant R is read re-laid by the kernel's row-by-row recurrent products (`RowBlockedMatrix`).
+    /// An R that is one of the graph's weights is read re-laid by the kernel's row-by-row recurrent
+    /// products (`RowBlockedMatrix`).
     func makeKernel(inputs: [Tensor?], outputs: [Tensor], constants: ConstantInputs) throws -> any Kernel {
         let g = try geometry(inputs.map { $0.map { ValueDescriptor(constant: $0) } })
         let d = directions.count
