@@ -25,7 +25,7 @@ struct GraphsScenario: BenchmarkScenario {
         let directory = options.string("--models") ?? "Models/DeepFilterNet3"
         let sampleCount = try options.positiveInt("--samples") ?? 200
         let runsPeer = !options.contains("--no-peer")
-        let profile: OperatorProfile.Grouping? = options.contains("--profile-nodes") ? .node : options.contains("--profile") ? .operatorType : nil
+        let profile = options.profileGrouping
         if ProcessInfo.processInfo.environment["OPENBLAS_NUM_THREADS"] != "1" {
             print("graphs: note: OPENBLAS_NUM_THREADS is not 1; OpenBLAS may use more than one thread")
         }

@@ -1,3 +1,5 @@
+import Inference
+
 /// The words after a scenario's name, read against the flags that scenario declares: flags that
 /// take a value (`--runs 5`) and switches that stand alone (`--profile`). A flag given twice keeps
 /// its last value. Errors name the scenario, the flag and the bad value; an unknown word lists
@@ -35,6 +37,12 @@ struct ScenarioOptions {
     /// Whether the switch `flag` was given.
     func contains(_ flag: String) -> Bool {
         switches.contains(flag)
+    }
+
+    /// How `--profile` (by op type) and `--profile-nodes` (by node, which wins when both are
+    /// given) ask for a profile; nil when neither was given.
+    var profileGrouping: OperatorProfile.Grouping? {
+        contains("--profile-nodes") ? .node : contains("--profile") ? .operatorType : nil
     }
 
     /// The value after `flag`, or `nil` when the flag was not given.

@@ -4,9 +4,10 @@ import ONNX
 
 /// The three DFN3 graphs as streaming plans: one frame per `run()` (the real-time path; target
 /// ≤ 0.45 ms for all three together, the official runtime takes ≈0.38 ms here) and chunks of
-/// 500 frames (the offline path; `--chunk N` for another length), in ms per frame. `--profile` adds where the per-frame time goes,
-/// by operator type (`--profile-nodes`: by node). `--batch N` plans the one-frame runs for N streams at once (as `StreamBatch`
-/// runs them): times are then per step of all N.
+/// 500 frames (the offline path; `--chunk N` for another length), in ms per frame. `--profile`
+/// adds where the per-frame time goes, by operator type (`--profile-nodes`: by node). `--batch N`
+/// plans the one-frame runs for N streams at once (as `StreamBatch` runs them): times are then
+/// per step of all N.
 struct StreamingScenario: BenchmarkScenario {
     let name = "streaming"
     let summary = "enc/erb_dec/df_dec streaming plans, 1 and 500 frames per run; options: --models DIR, --frames N, --chunk N, --batch N, --profile (per op type), --profile-nodes (per node)"
@@ -19,7 +20,7 @@ struct StreamingScenario: BenchmarkScenario {
         let frameCount = try options.positiveInt("--frames") ?? 3000
         let chunkLength = try options.positiveInt("--chunk") ?? 500
         let batchSize = try options.positiveInt("--batch") ?? 1
-        let profile: OperatorProfile.Grouping? = options.contains("--profile-nodes") ? .node : options.contains("--profile") ? .operatorType : nil
+        let profile = options.profileGrouping
         if ProcessInfo.processInfo.environment["OPENBLAS_NUM_THREADS"] != "1" {
             print("streaming: note: OPENBLAS_NUM_THREADS is not 1; OpenBLAS may use more than one thread")
         }
@@ -70,8 +71,9 @@ struct StreamingScenario: BenchmarkScenario {
                     for _ in 0..<runs { plan.run(profile: &entries) }
                     let frames = Double(runs * plan.framesPerRun)
                     print("\(name), \(plan.framesPerRun) frames per run: mean ms per frame by \(profile == .node ? "node" : "operator type") (calls per run)")
-                    let width = max(entries.sortedEntries.map(\.label.count).max() ?? 0, 14)
-                    for entry in entries.sortedEntries {
+                    let sorted = entries.sortedEntries
+                    let width = max(sorted.map(\.label.count).max() ?? 0, 14)
+                    for entry in sorted {
                         let milliseconds = Double(entry.duration.components.attoseconds) / 1e15 + Double(entry.duration.components.seconds) * 1e3
                         print(String(format: "  %@ %8.4f  (%d)", entry.label.padding(toLength: width, withPad: " ", startingAt: 0),
                                      milliseconds / frames, entry.calls / runs))

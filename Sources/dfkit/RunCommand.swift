@@ -118,8 +118,9 @@ struct RunCommand: Command {
             String(format: "%.3f", Double(duration.components.seconds) * 1e3 + Double(duration.components.attoseconds) * 1e-15)
         }
         var lines = ["profile (plan + run \(milliseconds(wall)) ms; nodes run \(milliseconds(profile.total)) ms):"]
-        let width = profile.sortedEntries.map(\.label.count).max() ?? 0
-        for entry in profile.sortedEntries {
+        let sorted = profile.sortedEntries
+        let width = sorted.map(\.label.count).max() ?? 0
+        for entry in sorted {
             let nodes = profile.grouping == .node ? "" : " in \(entry.calls) node\(entry.calls == 1 ? "" : "s")"
             lines.append("  " + entry.label.padding(toLength: width + 2, withPad: " ", startingAt: 0) + "\(milliseconds(entry.duration)) ms" + nodes)
         }
