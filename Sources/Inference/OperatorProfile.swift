@@ -29,9 +29,9 @@ public struct OperatorProfile: Sendable {
     }
 
     mutating func add(_ duration: Duration, opType: String, node: String, position: Int) {
-        let name = node.isEmpty ? "#\(position)" : node
         let key = grouping == .node ? "\(position)" : opType
-        entries[key, default: Entry(opType: opType, node: grouping == .node ? name : nil, duration: .zero, calls: 0)].duration += duration
+        let name = grouping == .node ? (node.isEmpty ? "#\(position)" : node) : nil
+        entries[key, default: Entry(opType: opType, node: name, duration: .zero, calls: 0)].duration += duration
         entries[key]!.calls += 1
     }
 
