@@ -29,84 +29,27 @@ public final class RecordingEnhancer {
         graphs = try NetworkGraphs(bundle: bundle)
     }
 
-    /// One channel's path through the enhancer: samples in, aligned samples out.
-    private protocol ChannelPath {
-        func process(_ samples: [Float]) -> [Float]
-        /// The rest of the output; afterwards the path has returned about as many samples as it took.
-        func finish() -> [Float]
-    }
-
-    private final class ChunkedPath: ChannelPath {
-        let toModelRate: DelayCompensatedResampler
-        let enhancement: DelayCompensatedBlocks
-        let fromModelRate: DelayCompensatedResampler
-
-        init(enhancer: OfflineEnhancer, sampleRate: Int) throws {
-            toModelRate = try DelayCompensatedResampler(inputRate: sampleRate, outputRate: enhancer.config.sampleRate)
-            enhancement = enhancer.makeStream()
-            fromModelRate = try DelayCompensatedResampler(inputRate: enhancer.config.sampleRate, outputRate: sampleRate)
-        }
-
-        func process(_ samples: [Float]) -> [Float] {
-            fromModelRate.process(enhancement.process(toModelRate.process(samples)))
-        }
-
-        func finish() -> [Float] {
-            let tail = enhancement.process(toModelRate.finish()) + enhancement.finish()
-            return fromModelRate.process(tail) + fromModelRate.finish()
-        }
-    }
-
-    private final class FrameByFramePath: ChannelPath {
-        let frames: DelayCompensatedBlocks
-
-        init(enhancer: RateAdaptingStreamEnhancer) {
-            let size = enhancer.samplesPerFrame
-            frames = DelayCompensatedBlocks(blockSize: size, tailUnit: size, delay: Int(enhancer.latency.rounded())) { input, output in
-                _ = enhancer.process(input: input, output: output)
-            }
-        }
-
-        func process(_ samples: [Float]) -> [Float] { frames.process(samples) }
-
-        func finish() -> [Float] { frames.finish() }
-    }
-
-    /// Enhances the audio `read` returns, chunk by chunk (one array per channel, nil at the end),
-    /// handing each enhanced chunk to `write` as it is ready; returns the frames written.
-    /// - Parameter progress: called with the number of input frames consumed so far.
-    public func enhance(sampleRate: Int, channelCount: Int, read: () throws -> [[Float]]?,
-                        write: ([[Float]]) throws -> Void, progress: (Int) -> Void = { _ in }) throws -> Int {
-        let paths: [any ChannelPath] = try (0..<channelCount).map { _ in
+    /// The per-channel enhancers for one recording of this rate and channel count, built before
+    /// any audio is read, so that a caller timing the enhancement (`dfkit enhance`'s rtf) times
+    /// the processing alone and not the plans' construction and first touch of their buffers.
+    public func makeSession(sampleRate: Int, channelCount: Int) throws -> RecordingSession {
+        let paths: [any RecordingChannelPath] = try (0..<channelCount).map { _ in
             switch mode {
             case .chunked(let framesPerChunk):
-                try ChunkedPath(enhancer: OfflineEnhancer(graphs: graphs, config: config, settings: settings, framesPerChunk: framesPerChunk),
-                                sampleRate: sampleRate)
+                try ChunkedChannelPath(
+                    enhancer: OfflineEnhancer(graphs: graphs, config: config, settings: settings, framesPerChunk: framesPerChunk),
+                    sampleRate: sampleRate)
             case .frameByFrame:
-                try FrameByFramePath(enhancer: RateAdaptingStreamEnhancer(bundle: bundle, settings: settings, sampleRate: sampleRate))
+                try FrameByFrameChannelPath(enhancer: RateAdaptingStreamEnhancer(bundle: bundle, settings: settings, sampleRate: sampleRate))
             }
         }
-        var inputFrames = 0, outputFrames = 0
-        func emit(_ channels: [[Float]]) throws {
-            let count = channels.map(\.count).min() ?? 0
-            guard count > 0 else { return }
-            try write(channels.map { Array($0.prefix(count)) })
-            outputFrames += count
-        }
-        while let chunk = try read() {
-            guard chunk.count == channelCount else {
-                throw EnhancementError.unsupported("read \(chunk.count) channels, expected \(channelCount)")
-            }
-            inputFrames += chunk.first?.count ?? 0
-            try emit(zip(paths, chunk).map { $0.process($1) })
-            progress(inputFrames)
-        }
-        // Every channel went through the same stages, so each has produced the same count; the
-        // round trip through a lower rate may end a sample off the input's length.
-        let tails = paths.map { $0.finish() }
-        let missing = inputFrames - outputFrames
-        try emit(tails.map { Array($0.prefix(max(missing, 0))) + repeatElement(0, count: max(0, missing - $0.count)) })
-        return outputFrames
+        return RecordingSession(paths: paths)
+    }
+
+    /// Enhances the audio `read` returns in a new session (`makeSession` then `RecordingSession.enhance`).
+    public func enhance(sampleRate: Int, channelCount: Int, read: () throws -> [[Float]]?,
+                        write: ([[Float]]) throws -> Void, progress: (Int) -> Void = { _ in }) throws -> Int {
+        try makeSession(sampleRate: sampleRate, channelCount: channelCount).enhance(read: read, write: write, progress: progress)
     }
 
     /// Enhances a signal held in memory.

@@ -16,8 +16,9 @@ struct EnhanceCommand: Command {
         aligned with the input and has its length (the runtime's 30 ms delay is removed). OUT is
         written to a temporary file first and appears only when complete.
 
-        Prints the audio duration, the processing time (model loading excluded) and a line
-        'rtf: <processing time / audio duration>'.
+        Prints the audio duration, the setup time (building the enhancer for IN's rate and channel
+        count: its plans and buffers), the processing time (reading, enhancing and writing; model
+        loading and setup excluded) and a line 'rtf: <processing time / audio duration>'.
 
         OPTIONS:
           -o, --output OUT      where to write the enhanced WAV (required)
@@ -86,8 +87,11 @@ struct EnhanceCommand: Command {
         let progress = ProgressBar(label: "enhancing", enabled: duration >= 30)
         var replaced = 0
         let clock = ContinuousClock()
+        let setupStart = clock.now
+        let session = try enhancer.makeSession(sampleRate: reader.sampleRate, channelCount: reader.channelCount)
+        let setup = clock.now - setupStart
         let start = clock.now
-        _ = try enhancer.enhance(sampleRate: reader.sampleRate, channelCount: reader.channelCount, read: {
+        _ = try session.enhance(read: {
             guard var chunk = try reader.readChunk(maximumFrames: reader.sampleRate * 5) else { return nil }
             for index in chunk.indices { replaced += replaceNonFiniteSamples(in: &chunk[index]) }
             return chunk
@@ -104,14 +108,17 @@ struct EnhanceCommand: Command {
             FileHandle.standardError.write(Data("dfkit: note: \(note)\n".utf8))
         }
 
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        func seconds(_ duration: Duration) -> Double {
+            Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+        }
         print("input: \(inputPath) (\(reader.sampleRate) Hz, \(reader.channelCount) channel\(reader.channelCount == 1 ? "" : "s"), \(String(format: "%.3f", duration)) s)")
         print("output: \(outputPath)")
         if case .frameByFrame = mode,
            let latency = try? RateAdaptingStreamEnhancer.latencyMilliseconds(config: bundle.config, sampleRate: reader.sampleRate) {
             print("real-time latency: \(String(format: "%.3f", latency)) ms (removed from the output to the nearest sample)")
         }
-        print("processing time: \(String(format: "%.3f", seconds)) s")
-        print("rtf: \(String(format: "%.5f", seconds / max(duration, .leastNonzeroMagnitude)))")
+        print("setup time: \(String(format: "%.3f", seconds(setup))) s (the enhancer for this rate and channel count; not in the rtf)")
+        print("processing time: \(String(format: "%.3f", seconds(elapsed))) s")
+        print("rtf: \(String(format: "%.5f", seconds(elapsed) / max(duration, .leastNonzeroMagnitude)))")
     }
 }

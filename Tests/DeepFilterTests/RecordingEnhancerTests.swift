@@ -56,4 +56,21 @@ import DeepFilter
         #expect(leftDifference <= 1e-6, "left channel differs from its mono enhancement by \(leftDifference)")
         #expect(rightDifference <= 1e-6, "right channel differs from its mono enhancement by \(rightDifference)")
     }
+
+    /// A session carries its channels' delay lines and network state from the end of one recording;
+    /// a second recording through it would start from them, so it refuses one, saying what to do.
+    @Test func aSessionEnhancesOneRecording() throws {
+        let enhancer = try RecordingEnhancer(bundle: ModelBundle(directory: OfficialReferences.modelDirectory))
+        let session = try enhancer.makeSession(sampleRate: 16_000, channelCount: 1)
+        let recording = [[Float](repeating: 0.1, count: 1_600)]
+        var delivered = false
+        let written = try session.enhance(read: {
+            defer { delivered = true }
+            return delivered ? nil : recording
+        }, write: { _ in })
+        #expect(written == 1_600)
+        #expect(throws: EnhancementError.unsupported("a recording session enhances one recording; make a new one for the next")) {
+            _ = try session.enhance(read: { nil }, write: { _ in })
+        }
+    }
 }
