@@ -16,7 +16,8 @@
 //       outputShape: [Int]                      spatial output sizes
 //       inputCount, weightCount, outputCount    floats in X [N, C, …], W [M, C/group, …], Y [N, M, …]
 //     let scratchCount: Int                     floats of scratch `run` needs (0: pass nil)
-//     let strategy: Strategy                    .depthwise | .direct | .pointwise | .im2col, chosen at init
+//     let strategy: Strategy                    .depthwise | .direct | .directOnPaddedRows | .pointwise | .im2col,
+//                                               chosen at init
 //     func run(input:weights:bias:output:scratch:)
 //         Y = activation(conv(X, W) + bias). bias: [M] or nil. Never allocates or throws;
 //         `output` must not overlap the other buffers.
@@ -27,7 +28,10 @@
 // height axis only, kW = 1, unit strides, no pads, ≤ 8 output channels per group, e.g. a
 // temporal conv with few outputs) reads the input rows in place with a register tile of up to
 // eight rows by one vector or six rows by two, no im2col copy (OpenBLAS is slow for so few
-// output rows); pointwise
+// output rows); directOnPaddedRows (≤ 8 outputs per group, unit width stride, any kernel and
+// pads otherwise, e.g. a layer narrowing 64 channels to one across the width) copies the
+// group's input rows under each output row between zero pads in the scratch and sums every tap
+// of four output vectors in registers; pointwise
 // (1×1 kernel, stride 1, no pads) is one SGEMM per group on X itself; anything else copies
 // the receptive fields of one group and one block of output rows into the scratch (im2col,
 // [C/group·kH·kW, rows·oW]) and runs one SGEMM per group and block, writing straight into Y.
@@ -39,6 +43,7 @@ public struct ConvKernel: Sendable, Hashable {
     public enum Strategy: Sendable, Hashable {
         case depthwise
         case direct
+        case directOnPaddedRows
         case pointwise
         case im2col
     }
@@ -80,6 +85,9 @@ public struct ConvKernel: Sendable, Hashable {
             strategy = .direct
         } else if layout.kernelPlane == 1 && height.stride == 1 && width.stride == 1 && unpadded {
             strategy = .pointwise
+        } else if groupOutputs <= Self.directOutputLimit && width.stride == 1,
+                  let rows = try? Self.paddedRowsCount(layout), rows <= Self.paddedRowsLimit {
+            strategy = .directOnPaddedRows
         } else {
             strategy = .im2col
         }
@@ -94,6 +102,8 @@ public struct ConvKernel: Sendable, Hashable {
             scratchCount = try KernelParameterError.checkedProduct([depth, rowsPerBlock, layout.outputWidth], of: "im2col scratch", kernel: "Conv")
         case .depthwise where Self.runsOnPaddedRows(layout):
             scratchCount = try Self.paddedRowCount(width, outputWidth: layout.outputWidth)
+        case .directOnPaddedRows:
+            scratchCount = try Self.paddedRowsCount(layout)
         default:
             scratchCount = 0
         }
@@ -118,6 +128,10 @@ public struct ConvKernel: Sendable, Hashable {
             }
         case .direct:
             runDirect(input: input, weights: weights, output: output)
+            applyEpilogue(bias: bias, output: output)
+        case .directOnPaddedRows:
+            guard let scratch else { preconditionFailure("ConvKernel.run: padded rows need \(scratchCount) floats of scratch") }
+            runDirectOnPaddedRows(input: input, weights: weights, output: output, paddedRows: scratch)
             applyEpilogue(bias: bias, output: output)
         case .pointwise, .im2col:
             runGEMM(input: input, weights: weights, output: output, scratch: scratch)
@@ -304,6 +318,96 @@ public struct ConvKernel: Sendable, Hashable {
                 store(a3, b3, row: 3)
                 store(a4, b4, row: 4)
                 store(a5, b5, row: 5)
+            }
+        }
+    }
+
+    /// The most floats of padded input rows `directOnPaddedRows` keeps (C/group · kH rows): 64 KiB,
+    /// so that they stay in L1 while every output of the group reads them.
+    static let paddedRowsLimit = 1 << 14
+
+    /// Floats of the padded rows of `runDirectOnPaddedRows`: one per input channel of a group and
+    /// kernel row, each `padBegin` zeros, the input row and zeros up to where the loads of the last
+    /// 32-column block end.
+    static func paddedRowsCount(_ layout: ConvolutionLayout) throws -> Int {
+        let rowFloats = try paddedRowFloats(layout)
+        return try KernelParameterError.checkedProduct(
+            [layout.inputChannels / layout.groups, layout.height.kernelSize, rowFloats], of: "padded rows", kernel: "Conv")
+    }
+
+    private static func paddedRowFloats(_ layout: ConvolutionLayout) throws -> Int {
+        let width = layout.width
+        let blocks = (layout.outputWidth + 31) / 32
+        return try KernelParameterError.checkedSum(
+            [max(width.padBegin + width.inputSize + width.padEnd, blocks * 32 + (width.kernelSize - 1) * width.dilation)],
+            of: "padded row", kernel: "Conv")
+    }
+
+    /// The direct strategy for ≤ 8 outputs per group when the kernel also spans the width, with
+    /// pads (DFN3's conv0_out: 64 channels to one, 1 × 3, pads 1): for each output row, the
+    /// group's input rows under the kernel are copied once between zero pads, so that every tap
+    /// of an output vector is one plain load, and each output's 32-column blocks sum all
+    /// C/group · kH · kW taps in four registers. im2col would copy every input value kH · kW
+    /// times and then run an SGEMM of ≤ 8 rows, which OpenBLAS does slowly.
+    private func runDirectOnPaddedRows(
+        input: UnsafePointer<Float>, weights: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
+        paddedRows: UnsafeMutablePointer<Float>
+    ) {
+        let (height, width) = (layout.height, layout.width)
+        let groupInputs = layout.inputChannels / layout.groups
+        let groupOutputs = layout.outputChannels / layout.groups
+        let rowFloats = scratchCount / (groupInputs * height.kernelSize)
+        let (taps, dilation) = (width.kernelSize, width.dilation)
+        let depth = groupInputs * height.kernelSize * taps
+        let outputWidth = layout.outputWidth
+        // The pads are never written below; rows outside the input are cleared when met.
+        paddedRows.clear(count: scratchCount)
+        for image in 0..<layout.batch {
+            for group in 0..<layout.groups {
+                let groupInput = input + (image * layout.inputChannels + group * groupInputs) * layout.inputPlane
+                let groupOutput = output + (image * layout.outputChannels + group * groupOutputs) * layout.outputPlane
+                let filters = weights + group * groupOutputs * depth
+                for outputRow in 0..<layout.outputHeight {
+                    var padded = paddedRows + width.padBegin
+                    for channel in 0..<groupInputs {
+                        for kernelRow in 0..<height.kernelSize {
+                            let inputRow = outputRow * height.stride - height.padBegin + kernelRow * height.dilation
+                            if inputRow >= 0 && inputRow < height.inputSize {
+                                padded.copyVectors(from: groupInput + channel * layout.inputPlane + inputRow * width.inputSize, count: width.inputSize)
+                            } else {
+                                padded.clear(count: width.inputSize)
+                            }
+                            padded += rowFloats
+                        }
+                    }
+                    for outputChannel in 0..<groupOutputs {
+                        let filter = filters + outputChannel * depth
+                        let destination = groupOutput + outputChannel * layout.outputPlane + outputRow * outputWidth
+                        for block in stride(from: 0, to: outputWidth, by: 32) {
+                            var (a0, a1, a2, a3) = (SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>())
+                            var row = UnsafePointer(paddedRows) + block
+                            var tap = 0
+                            for _ in 0..<(groupInputs * height.kernelSize) {
+                                var source = row
+                                for _ in 0..<taps {
+                                    let weight = SIMD8(repeating: filter[tap])
+                                    a0.addProduct(weight, source.loadVector(at: 0))
+                                    a1.addProduct(weight, source.loadVector(at: 8))
+                                    a2.addProduct(weight, source.loadVector(at: 16))
+                                    a3.addProduct(weight, source.loadVector(at: 24))
+                                    source += dilation
+                                    tap += 1
+                                }
+                                row += rowFloats
+                            }
+                            let remaining = outputWidth - block
+                            destination.storeVector(a0, at: block, lanes: min(remaining, 8))
+                            if remaining > 8 { destination.storeVector(a1, at: block + 8, lanes: min(remaining - 8, 8)) }
+                            if remaining > 16 { destination.storeVector(a2, at: block + 16, lanes: min(remaining - 16, 8)) }
+                            if remaining > 24 { destination.storeVector(a3, at: block + 24, lanes: min(remaining - 24, 8)) }
+                        }
+                    }
+                }
             }
         }
     }

@@ -38,10 +38,10 @@ struct ConvTests {
         return (kernel, output.values, expected, output.guardsIntact && scratch.guardsIntact)
     }
 
-    // 800 random attribute sets across the four strategies; tolerance as stated in
+    // 1000 random attribute sets across the five strategies; tolerance as stated in
     // ReferenceComparison.swift: 1e-5 · sqrt(K) · Σ|x·w| + 2e-6, K = C/group · kernel size + 1
     // (the bias), 2e-6 covering the sigmoid/tanh approximation (≤ 1e-6).
-    @Test("matches the ONNX definition", arguments: [0, 1, 2, 3])
+    @Test("matches the ONNX definition", arguments: [0, 1, 2, 3, 4])
     func randomCases(kind: Int) throws {
         var generator = SplitMix64(seed: 31 + UInt64(kind))
         var strategies: Set<ConvKernel.Strategy> = []
@@ -57,7 +57,7 @@ struct ConvTests {
             #expect(guardsIntact, "case \(index) \(test) wrote outside its output or scratch")
             expectClose(actual, expected, "case \(index) \(test) [\(kernel.strategy), \(kernel.rowsPerBlock) rows per block]")
         }
-        let wanted: ConvKernel.Strategy = [.im2col, .depthwise, .pointwise, .direct][kind]
+        let wanted: ConvKernel.Strategy = [.im2col, .depthwise, .pointwise, .direct, .directOnPaddedRows][kind]
         #expect(strategies.contains(wanted), "kind \(kind) never reached \(wanted): \(strategies)")
         #expect(kind != 0 || blocked >= 20, "only \(blocked) general cases ran im2col in several row blocks")
     }
@@ -72,6 +72,9 @@ struct ConvTests {
             ConvolutionCase(batch: 1, inputChannels: 64, outputChannels: 64, groups: 1, inputShape: [7, 16], kernelShape: [1, 1], strides: [1, 1], dilations: [1, 1], padsBegin: [0, 0], padsEnd: [0, 0], outputPadding: [], hasBias: true, activation: .relu),
             ConvolutionCase(batch: 1, inputChannels: 2, outputChannels: 64, groups: 2, inputShape: [5, 96], kernelShape: [3, 3], strides: [1, 1], dilations: [1, 1], padsBegin: [0, 1], padsEnd: [0, 1], outputPadding: [], hasBias: false, activation: .identity),
             ConvolutionCase(batch: 1, inputChannels: 64, outputChannels: 10, groups: 2, inputShape: [9, 96], kernelShape: [5, 1], strides: [1, 1], dilations: [1, 1], padsBegin: [0, 0], padsEnd: [0, 0], outputPadding: [], hasBias: false, activation: .identity),
+            // The ERB decoder's output layer: 64 channels to one across the width, over one frame and many.
+            ConvolutionCase(batch: 1, inputChannels: 64, outputChannels: 1, groups: 1, inputShape: [1, 32], kernelShape: [1, 3], strides: [1, 1], dilations: [1, 1], padsBegin: [0, 1], padsEnd: [0, 1], outputPadding: [], hasBias: true, activation: .sigmoid),
+            ConvolutionCase(batch: 1, inputChannels: 64, outputChannels: 1, groups: 1, inputShape: [9, 32], kernelShape: [1, 3], strides: [1, 1], dilations: [1, 1], padsBegin: [0, 1], padsEnd: [0, 1], outputPadding: [], hasBias: true, activation: .sigmoid),
             // Depthwise over many frames (whole planes as one 1-D convolution, then the row edges):
             // stride 2 and 1, a 1×1 scale, and a wider dilated kernel; biases and activations.
             ConvolutionCase(batch: 2, inputChannels: 8, outputChannels: 8, groups: 8, inputShape: [7, 32], kernelShape: [1, 3], strides: [1, 2], dilations: [1, 1], padsBegin: [0, 1], padsEnd: [0, 1], outputPadding: [], hasBias: true, activation: .relu),

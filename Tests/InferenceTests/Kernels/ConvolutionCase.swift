@@ -19,7 +19,8 @@ struct ConvolutionCase: CustomStringConvertible {
     var rank: Int { inputShape.count }
 
     /// `kind` picks which grouping to favour: 0 general, 1 depthwise, 2 pointwise (1×1),
-    /// 3 kernels along the height only (kW = 1) with unit strides and no pads.
+    /// 3 kernels along the height only (kW = 1) with unit strides and no pads, 4 ≤ 12 outputs per
+    /// group with a kernel across the width, unit width stride and width pads.
     static func random(kind: Int, transposed: Bool, using generator: inout SplitMix64) -> ConvolutionCase {
         let rank = Int.random(in: 1...2, using: &generator)
         let pick = { (values: [Int], generator: inout SplitMix64) in values.randomElement(using: &generator)! }
@@ -36,6 +37,17 @@ struct ConvolutionCase: CustomStringConvertible {
         var dilations = (0..<rank).map { _ in pick([1, 1, 2], &generator) }
         var padsBegin = (0..<rank).map { _ in pick([0, 0, 1, 2], &generator) }
         var padsEnd = (0..<rank).map { _ in pick([0, 0, 1, 3], &generator) }
+        if kind == 0 && !transposed {
+            // More outputs per group than the direct strategies take, so that im2col runs too.
+            outputChannels = groups * pick([1, 2, 4, 9, 12], &generator)
+        }
+        if kind == 4 {
+            outputChannels = groups * pick([1, 2, 5, 8, 9, 12], &generator)
+            kernelShape[rank - 1] = pick([2, 3, 5], &generator)
+            strides[rank - 1] = 1
+            padsBegin[rank - 1] = pick([0, 1, 2], &generator)
+            padsEnd[rank - 1] = pick([0, 1, 3], &generator)
+        }
         if kind == 2 || kind == 3 {
             // Up to 12 outputs per group: both sides of the direct strategy's limit of 8 and of
             // its two-vector tile's limit of 6.
