@@ -6,7 +6,9 @@
 /// (everything summed). Each operand is packed to [batch, M, K] / [batch, K, N] by a strided copy
 /// (skipped when the operand already has that layout, e.g. DFN3's grouped-linear weights), the
 /// products run as SGEMM for float32, and the [batch, M, N] result is copied to the output order.
-/// A single operand is multiplied by a vector of ones.
+/// A single operand is multiplied by a vector of ones. Narrow float32 products whose operands
+/// and output are already strided like [batch, M, K] · [batch, K, N] → [batch, M, N] skip the
+/// copies (`EinsumStridedProduct`).
 struct Einsum: Operator {
     let equation: String
 
@@ -139,6 +141,7 @@ struct Einsum: Operator {
     func makeKernel(inputs: [Tensor?], outputs: [Tensor]) throws -> any Kernel {
         let operands = inputs.compactMap { $0 }
         let plan = try plan(operands.map(\.shape))
+        if let product = EinsumStridedProduct(plan: plan, operands: operands, output: outputs[0]) { return product }
         let (batch, m, n, k) = (plan.count(plan.batch), plan.count(plan.m), plan.count(plan.n), plan.count(plan.k))
         let type = operands[0].elementType
         func packing(_ operand: Int, _ order: [Int]) throws -> EinsumPacking {
