@@ -24,8 +24,9 @@
 // col2im: per group and block of input rows, one SGEMM forms every (output channel, tap) ×
 // input-position product (columns = W_gᵀ · X_g, [M/group·kH·kW, rows·W] in the scratch), then
 // each row is added into the output at its strided, dilated position. Depthwise (one input channel per group) skips
-// the GEMM and scatters each input row straight into its output channels; from one input row to
-// one output row it gathers instead (see `gathersOneRow`), on a padded row in the scratch.
+// the GEMM and scatters each input row straight into its output channels; when each input row
+// makes exactly one output row (a 1 × k kernel along the width) it gathers instead, row by row
+// (see `gathersRows`), on a padded row in the scratch.
 
 @dynamicMemberLookup
 public struct ConvTransposeKernel: Sendable, Hashable {
@@ -74,7 +75,7 @@ public struct ConvTransposeKernel: Sendable, Hashable {
         if Strategy(layout) == .col2im {
             scratchCount = try KernelParameterError.checkedProduct(
                 [columnRows, rowsPerBlock, layout.width.inputSize], of: "column scratch", kernel: "ConvTranspose")
-        } else if Self.gathersOneRow(layout) {
+        } else if Self.gathersRows(layout) {
             scratchCount = try Self.paddedRowCount(layout)
         } else {
             scratchCount = 0
@@ -94,8 +95,8 @@ public struct ConvTransposeKernel: Sendable, Hashable {
         for image in 0..<layout.batch {
             let images = input + image * layout.inputChannels * inputPlane
             let results = output + image * layout.outputChannels * outputPlane
-            if strategy == .depthwise, Self.gathersOneRow(layout), let scratch {
-                gatherOneRow(images, weights: weights, bias: bias, into: results, paddedRow: scratch)
+            if strategy == .depthwise, Self.gathersRows(layout), let scratch {
+                gatherRows(images, weights: weights, bias: bias, into: results, paddedRow: scratch)
                 continue
             }
             for channel in 0..<layout.outputChannels {
@@ -147,14 +148,16 @@ public struct ConvTransposeKernel: Sendable, Hashable {
         }
     }
 
-    /// Depthwise ConvTranspose from one input row to one output row (a streaming frame of a
-    /// frequency-axis upsampler) gathers instead of scattering: output positions o ≡ p (mod
+    /// Depthwise ConvTranspose whose input rows each make one output row (a 1 × k kernel along
+    /// the width, unit height stride, no top pad: DFN3's frequency-axis upsamplers, over one frame
+    /// or a chunk of them) gathers instead of scattering: in a row, output positions o ≡ p (mod
     /// stride) take, for each tap k with (p + padBegin − k·dilation) divisible by the stride, the
     /// input at (o + padBegin − k·dilation) / stride, a contiguous run of a zero-padded copy of
     /// the input row. So each output vector sums its taps in a register (DFN3's convt1/convt2
     /// scatter did a scalar read-modify-write per input and tap).
-    static func gathersOneRow(_ layout: ConvolutionLayout) -> Bool {
-        layout.height.inputSize == 1 && layout.height.kernelSize == 1 && layout.outputHeight == 1 && layout.height.padBegin == 0
+    static func gathersRows(_ layout: ConvolutionLayout) -> Bool {
+        layout.height.kernelSize == 1 && layout.height.stride == 1 && layout.height.padBegin == 0
+            && layout.outputHeight == layout.height.inputSize
     }
 
     /// Zero floats left of the input row in the padded copy: enough for the most negative
@@ -174,7 +177,7 @@ public struct ConvTransposeKernel: Sendable, Hashable {
         return try KernelParameterError.checkedSum([leftPad(width), reach, 8], of: "padded row", kernel: "ConvTranspose")
     }
 
-    private func gatherOneRow(
+    private func gatherRows(
         _ images: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
         into results: UnsafeMutablePointer<Float>, paddedRow: UnsafeMutablePointer<Float>
     ) {
@@ -187,31 +190,54 @@ public struct ConvTransposeKernel: Sendable, Hashable {
         paddedRow.clear(count: left)
         (paddedRow + left + width.inputSize).clear(count: scratchCount - left - width.inputSize)
         for channel in 0..<layout.inputChannels {
-            (paddedRow + left).copyVectors(from: images + channel * layout.inputPlane, count: width.inputSize)
-            for multiple in 0..<groupOutputs {
-                let outputChannel = channel * groupOutputs + multiple
-                let taps = weights + outputChannel * kernelSize
-                let destination = results + outputChannel * layout.outputPlane
-                let shift = SIMD8<Float>(repeating: bias?[outputChannel] ?? 0)
-                for phase in 0..<min(stride, outputWidth) {
-                    let count = (outputWidth - phase + stride - 1) / stride
-                    forEachVector(count: count) { index, lanes in
+            for row in 0..<layout.height.inputSize {
+                (paddedRow + left).copyVectors(from: images + channel * layout.inputPlane + row * width.inputSize, count: width.inputSize)
+                for multiple in 0..<groupOutputs {
+                    let outputChannel = channel * groupOutputs + multiple
+                    let taps = weights + outputChannel * kernelSize
+                    let destination = results + outputChannel * layout.outputPlane + row * outputWidth
+                    let shift = SIMD8<Float>(repeating: bias?[outputChannel] ?? 0)
+                    // Outputs index, index + 1, … of phase `phase` (positions phase + stride · index, …).
+                    // `divisor` is the stride, passed as the literal 2 where it is 2 so that the
+                    // divisions below become shifts.
+                    @inline(__always) func phaseSum(_ phase: Int, _ index: Int, divisor: Int) -> SIMD8<Float> {
                         var sum = shift
                         for tap in 0..<kernelSize {
                             let offset = phase + width.padBegin - tap * dilation
-                            guard offset % stride == 0 else { continue }
-                            let start = UnsafePointer(paddedRow) + left + offset / stride + index
+                            guard offset % divisor == 0 else { continue }
+                            let start = UnsafePointer(paddedRow) + left + offset / divisor + index
                             sum.addProduct(SIMD8(repeating: taps[tap]), start.loadVector(at: 0))
                         }
-                        let target = destination + phase + index * stride
-                        if stride == 1 {
-                            target.storeVector(sum, at: 0, lanes: lanes)
-                        } else {
-                            for lane in 0..<lanes { target[lane * stride] = sum[lane] }
+                        return sum
+                    }
+                    if stride == 2 {
+                        // Both phases of 16 outputs, interleaved in registers into two whole vectors.
+                        forEachVector(count: (outputWidth + 1) / 2) { index, _ in
+                            let even = phaseSum(0, index, divisor: 2), odd = phaseSum(1, index, divisor: 2)
+                            let remaining = outputWidth - 2 * index
+                            let target = destination + 2 * index
+                            target.storeVector(SIMD8(even[0], odd[0], even[1], odd[1], even[2], odd[2], even[3], odd[3]),
+                                               at: 0, lanes: min(remaining, 8))
+                            if remaining > 8 {
+                                target.storeVector(SIMD8(even[4], odd[4], even[5], odd[5], even[6], odd[6], even[7], odd[7]),
+                                                   at: 8, lanes: min(remaining - 8, 8))
+                            }
+                        }
+                    } else {
+                        for phase in 0..<min(stride, outputWidth) {
+                            forEachVector(count: (outputWidth - phase + stride - 1) / stride) { index, lanes in
+                                let sum = phaseSum(phase, index, divisor: stride)
+                                let target = destination + phase + index * stride
+                                if stride == 1 {
+                                    target.storeVector(sum, at: 0, lanes: lanes)
+                                } else {
+                                    for lane in 0..<lanes { target[lane * stride] = sum[lane] }
+                                }
+                            }
                         }
                     }
+                    if activates { activation.apply(destination, to: destination, count: outputWidth) }
                 }
-                if activates { activation.apply(destination, to: destination, count: outputWidth) }
             }
         }
     }
