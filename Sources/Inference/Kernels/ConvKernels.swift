@@ -7,8 +7,10 @@
 //         pads (begin and end per axis, ONNX `pads` split in halves; auto_pad resolved by the
 //         caller) have one entry per axis or are empty for the ONNX defaults (1, 1, 0, 0).
 //         activation: fused epilogue applied after the bias (.identity for plain Conv).
-//         scratchBudget: floats of im2col scratch to aim for (default 64 Ki = 256 KiB, an L2's
-//         worth); im2col then works in blocks of whole output rows (at least one row).
+//         scratchBudget: floats of im2col scratch to aim for (default 16 Ki = 64 KiB, about
+//         L1's worth: DFN3's df_conv0 over 100-frame chunks takes 0.6× the time it took in
+//         blocks of 256 KiB, `dfbench streaming --chunk 100 --profile-nodes`); im2col then
+//         works in blocks of whole output rows (at least one row).
 //         Throws when channels do not divide by groups, a size is out of range, the output
 //         would be empty, or a buffer size overflows.
 //     init(geometry:activation:scratchBudget:) throws    the same from a resolved geometry
@@ -62,7 +64,7 @@ public struct ConvKernel: Sendable, Hashable {
         batchCount: Int, inputChannels: Int, outputChannels: Int, groups: Int = 1,
         inputShape: [Int], kernelShape: [Int], strides: [Int] = [], dilations: [Int] = [],
         padsBegin: [Int] = [], padsEnd: [Int] = [], activation: Activation = .identity,
-        scratchBudget: Int = 1 << 16
+        scratchBudget: Int = 1 << 14
     ) throws {
         let geometry = try ConvolutionGeometry(
             batch: batchCount, inputChannels: inputChannels, outputChannels: outputChannels, groups: groups,
@@ -71,7 +73,7 @@ public struct ConvKernel: Sendable, Hashable {
         try self.init(geometry: geometry, activation: activation, scratchBudget: scratchBudget)
     }
 
-    init(geometry: ConvolutionGeometry, activation: Activation = .identity, scratchBudget: Int = 1 << 16) throws {
+    init(geometry: ConvolutionGeometry, activation: Activation = .identity, scratchBudget: Int = 1 << 14) throws {
         let layout = try ConvolutionLayout(geometry, transposed: false)
         let (height, width, groups) = (layout.height, layout.width, layout.groups)
         let groupOutputs = layout.outputChannels / groups
