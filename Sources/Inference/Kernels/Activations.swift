@@ -4,8 +4,9 @@
 //   public enum Activation { identity, relu, leakyRelu(alpha:), sigmoid, tanh }
 //
 //   func apply(_ input: UnsafePointer<Float>, to output: UnsafeMutablePointer<Float>,
-//              count: Int, bias: Float = 0)
-//       output[i] = f(input[i] + bias). `input` may equal `output` (in place).
+//              count: Int, scale: Float = 1, bias: Float = 0)
+//       output[i] = f(input[i] · scale + bias), one fused multiply-add (exactly input[i] + bias
+//       at scale 1). `input` may equal `output` (in place).
 //
 //   func apply(_ input: UnsafePointer<Float>, to output: UnsafeMutablePointer<Float>,
 //              rows: Int, columns: Int, columnBias: UnsafePointer<Float>?)
@@ -27,21 +28,21 @@ public enum Activation: Sendable, Hashable {
 
 extension Activation {
     public func apply(
-        _ input: UnsafePointer<Float>, to output: UnsafeMutablePointer<Float>, count: Int, bias: Float = 0
+        _ input: UnsafePointer<Float>, to output: UnsafeMutablePointer<Float>, count: Int, scale: Float = 1, bias: Float = 0
     ) {
-        let shift = SIMD8<Float>(repeating: bias)
+        let shift = SIMD8<Float>(repeating: bias), factor = SIMD8<Float>(repeating: scale)
         switch self {
         case .identity:
-            mapVectors(input, output, count) { $0 + shift }
+            mapVectors(input, output, count) { shift.addingProduct($0, factor) }
         case .relu:
-            mapVectors(input, output, count) { ($0 + shift).rectified }
+            mapVectors(input, output, count) { shift.addingProduct($0, factor).rectified }
         case .leakyRelu(let alpha):
             let slope = SIMD8<Float>(repeating: alpha)
-            mapVectors(input, output, count) { ($0 + shift).leakyRectified(slope: slope) }
+            mapVectors(input, output, count) { shift.addingProduct($0, factor).leakyRectified(slope: slope) }
         case .sigmoid:
-            mapVectors(input, output, count) { ($0 + shift).logistic }
+            mapVectors(input, output, count) { shift.addingProduct($0, factor).logistic }
         case .tanh:
-            mapVectors(input, output, count) { ($0 + shift).hyperbolicTangent }
+            mapVectors(input, output, count) { shift.addingProduct($0, factor).hyperbolicTangent }
         }
     }
 

@@ -24,7 +24,8 @@
 //         Y = activation(conv(X, W) + bias). bias: [M] or nil. Never allocates or throws;
 //         `output` must not overlap the other buffers.
 //
-// Strategies: depthwise (group == C == M) runs direct SIMD loops per channel (over one output
+// Strategies: depthwise (group == C == M) scales each channel in one pass for a 1×1 kernel with
+// unit strides and no pads, and otherwise runs direct SIMD loops per channel (over one output
 // row at width stride ≤ 2, on a zero-padded copy of each input row in the scratch; over many
 // rows of whole vectors, on each plane as one 1-D convolution); direct (a kernel along the
 // height axis only, kW = 1, unit strides, no pads, ≤ 8 output channels per group, e.g. a
@@ -102,7 +103,7 @@ public struct ConvKernel: Sendable, Hashable {
         switch strategy {
         case .im2col:
             scratchCount = try KernelParameterError.checkedProduct([depth, rowsPerBlock, layout.outputWidth], of: "im2col scratch", kernel: "Conv")
-        case .depthwise where Self.runsOnPaddedRows(layout):
+        case .depthwise where Self.runsOnPaddedRows(layout) && !Self.scalesChannels(layout):
             scratchCount = try Self.paddedRowCount(width, outputWidth: layout.outputWidth)
         case .directOnPaddedRows:
             scratchCount = try Self.paddedRowsCount(layout)
@@ -121,7 +122,9 @@ public struct ConvKernel: Sendable, Hashable {
     ) {
         switch strategy {
         case .depthwise:
-            if Self.runsOnPaddedRows(layout), let scratch {
+            if Self.scalesChannels(layout) {
+                scaleChannels(input: input, weights: weights, bias: bias, output: output)
+            } else if Self.runsOnPaddedRows(layout), let scratch {
                 runDepthwiseOnPaddedRows(input: input, weights: weights, bias: bias, output: output, paddedRow: scratch)
             } else if Self.runsOnPlanes(layout) {
                 runDepthwiseOnPlanes(input: input, weights: weights, bias: bias, output: output)
@@ -479,6 +482,26 @@ public struct ConvKernel: Sendable, Hashable {
             for channel in 0..<layout.outputChannels {
                 let row = output + (image * layout.outputChannels + channel) * layout.outputPlane
                 activation.apply(row, to: row, count: layout.outputPlane, bias: bias?[channel] ?? 0)
+            }
+        }
+    }
+
+    /// A depthwise 1 × 1 convolution with unit strides and no pads multiplies each channel by one
+    /// weight: one pass of `Activation.apply` per channel (DFN3's ERB decoder has four, each
+    /// before a skip connection), with none of the padded-row or plane machinery of wider kernels.
+    static func scalesChannels(_ layout: ConvolutionLayout) -> Bool {
+        layout.kernelPlane == 1 && layout.height.stride == 1 && layout.width.stride == 1
+            && [layout.height.padBegin, layout.height.padEnd, layout.width.padBegin, layout.width.padEnd].allSatisfy { $0 == 0 }
+    }
+
+    private func scaleChannels(
+        input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>
+    ) {
+        for image in 0..<layout.batch {
+            for channel in 0..<layout.outputChannels {
+                activation.apply(input + (image * layout.inputChannels + channel) * layout.inputPlane,
+                                 to: output + (image * layout.outputChannels + channel) * layout.outputPlane,
+                                 count: layout.outputPlane, scale: weights[channel], bias: bias?[channel] ?? 0)
             }
         }
     }
