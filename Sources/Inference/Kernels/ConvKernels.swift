@@ -25,9 +25,10 @@
 //         `output` must not overlap the other buffers.
 //
 // Strategies: depthwise (group == C == M) scales each channel in one pass for a 1×1 kernel with
-// unit strides and no pads, and otherwise runs direct SIMD loops per channel (over one output
-// row at width stride ≤ 2, on a zero-padded copy of each input row in the scratch; over many
-// rows of whole vectors, on each plane as one 1-D convolution); direct (a kernel along the
+// unit strides and no pads, and otherwise runs direct SIMD loops (rows of whole vectors, a kernel
+// along the width: on each plane as one 1-D convolution, or over one row on the channels' rows
+// as one plane; other single rows at width stride ≤ 2: on a zero-padded copy of each input row
+// in the scratch; anything else per tap and row); direct (a kernel along the
 // height axis only, kW = 1, unit strides, no pads, ≤ 8 output channels per group, e.g. a
 // temporal conv with few outputs) reads the input rows in place with a register tile of up to
 // eight rows by one vector or six rows by two, no im2col copy (OpenBLAS is slow for so few
@@ -103,7 +104,7 @@ public struct ConvKernel: Sendable, Hashable {
         switch strategy {
         case .im2col:
             scratchCount = try KernelParameterError.checkedProduct([depth, rowsPerBlock, layout.outputWidth], of: "im2col scratch", kernel: "Conv")
-        case .depthwise where Self.runsOnPaddedRows(layout) && !Self.scalesChannels(layout):
+        case .depthwise where Self.runsOnPaddedRows(layout) && !Self.scalesChannels(layout) && !Self.runsOnPlanes(layout):
             scratchCount = try Self.paddedRowCount(width, outputWidth: layout.outputWidth)
         case .directOnPaddedRows:
             scratchCount = try Self.paddedRowsCount(layout)
@@ -124,10 +125,10 @@ public struct ConvKernel: Sendable, Hashable {
         case .depthwise:
             if Self.scalesChannels(layout) {
                 scaleChannels(input: input, weights: weights, bias: bias, output: output)
-            } else if Self.runsOnPaddedRows(layout), let scratch {
-                runDepthwiseOnPaddedRows(input: input, weights: weights, bias: bias, output: output, paddedRow: scratch)
             } else if Self.runsOnPlanes(layout) {
                 runDepthwiseOnPlanes(input: input, weights: weights, bias: bias, output: output)
+            } else if Self.runsOnPaddedRows(layout), let scratch {
+                runDepthwiseOnPaddedRows(input: input, weights: weights, bias: bias, output: output, paddedRow: scratch)
             } else {
                 runDepthwise(input: input, weights: weights, bias: bias, output: output)
             }
@@ -506,9 +507,10 @@ public struct ConvKernel: Sendable, Hashable {
         }
     }
 
-    /// Depthwise over one output row (a streaming frame) at width stride 1 or 2 goes through a
-    /// padded row; over many rows the per-tap loops of `runDepthwise` stream whole planes and
-    /// are faster (`dfbench kernels`: depthwise at T = 1 and T = 100).
+    /// Depthwise over one output row (a streaming frame) at width stride 1 or 2 whose rows are not
+    /// whole vectors (those run on planes) goes through a padded row; over many rows the per-tap
+    /// loops of `runDepthwise` stream whole planes and are faster (`dfbench kernels`: depthwise at
+    /// T = 1 and T = 100).
     static func runsOnPaddedRows(_ layout: ConvolutionLayout) -> Bool {
         layout.outputHeight == 1 && layout.width.stride <= 2
     }
@@ -581,10 +583,13 @@ public struct ConvKernel: Sendable, Hashable {
     /// falls into the pads (where the flat index reads the neighbouring row) are zeroed; the
     /// plane's first and last vectors, whose loads could leave the plane, are summed lane by
     /// lane. The per-tap row loops of `runDepthwise` spend most of their time on partial vectors
-    /// and loop overhead at these widths.
+    /// and loop overhead at these widths. Over one row (a streaming frame) the channels' rows,
+    /// one after another in memory, make the plane instead, each row with its channel's filter,
+    /// so that only an image's first and last vectors go lane by lane (a plane per channel would
+    /// send most of them that way; a padded copy per channel costs more than the sums).
     static func runsOnPlanes(_ layout: ConvolutionLayout) -> Bool {
         let (height, width) = (layout.height, layout.width)
-        return layout.outputHeight > 1 && height.kernelSize == 1 && height.stride == 1
+        return height.kernelSize == 1 && height.stride == 1
             && height.padBegin == 0 && height.padEnd == 0 && width.stride <= 2
             && width.inputSize == width.stride * layout.outputWidth && layout.outputWidth % 8 == 0
     }
@@ -596,8 +601,11 @@ public struct ConvKernel: Sendable, Hashable {
         let width = layout.width
         let (stride, taps, dilation, padBegin) = (width.stride, width.kernelSize, width.dilation, width.padBegin)
         let (inputWidth, outputWidth) = (width.inputSize, layout.outputWidth)
-        let outputs = layout.outputHeight * outputWidth
-        let inputs = layout.outputHeight * inputWidth
+        // Rows of one plane: a channel's rows, or over one row every channel's (`channelRows`).
+        let channelRows = layout.outputHeight == 1
+        let rows = channelRows ? layout.outputChannels : layout.outputHeight
+        let outputs = rows * outputWidth
+        let inputs = rows * inputWidth
         let lastOffset = (taps - 1) * dilation - padBegin
         // Columns whose taps leave their own row: j < lowEdge or j ≥ highEdge.
         let lowEdge = (padBegin + stride - 1) / stride
@@ -609,42 +617,47 @@ public struct ConvKernel: Sendable, Hashable {
         let lastVector = room >= 0 ? room / stride - 7 : -1
         let lanes = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7)
         let activates = activation != .identity
-        for image in 0..<layout.batch {
-            for channel in 0..<layout.outputChannels {
-                let plane = input + (image * layout.inputChannels + channel) * layout.inputPlane
-                let results = output + (image * layout.outputChannels + channel) * layout.outputPlane
+        for planeIndex in 0..<(channelRows ? layout.batch : layout.batch * layout.outputChannels) {
+            let plane = input + planeIndex * inputs
+            let results = output + planeIndex * outputs
+            var channel = channelRows ? 0 : planeIndex % layout.outputChannels
+            var column = 0
+            for n in Swift.stride(from: 0, to: outputs, by: 8) {
+                defer {
+                    column += 8
+                    if column == outputWidth {
+                        column = 0
+                        if channelRows { channel += 1 }
+                    }
+                }
                 let filter = weights + channel * taps
                 let shift = bias?[channel] ?? 0
-                var column = 0
-                for n in Swift.stride(from: 0, to: outputs, by: 8) {
-                    defer { column = column + 8 == outputWidth ? 0 : column + 8 }
-                    guard n >= lowEdge && n <= lastVector else {
-                        let row = n / outputWidth
-                        for lane in 0..<8 {
-                            var sum = shift
-                            for tap in 0..<taps {
-                                let source = (column + lane) * stride + tap * dilation - padBegin
-                                if source >= 0 && source < inputWidth { sum += filter[tap] * plane[row * inputWidth + source] }
-                            }
-                            results[n + lane] = sum
+                guard n >= lowEdge && n <= lastVector else {
+                    let row = n / outputWidth
+                    for lane in 0..<8 {
+                        var sum = shift
+                        for tap in 0..<taps {
+                            let source = (column + lane) * stride + tap * dilation - padBegin
+                            if source >= 0 && source < inputWidth { sum += filter[tap] * plane[row * inputWidth + source] }
                         }
-                        continue
+                        results[n + lane] = sum
                     }
-                    let edge = column < lowEdge || column + 8 > highEdge
-                    var sum = SIMD8<Float>(repeating: shift)
-                    for tap in 0..<taps {
-                        let offset = tap * dilation - padBegin
-                        var values = (plane + stride * n + offset).loadVector(at: 0, stride: stride)
-                        if edge {
-                            let source = (lanes + Float(column)) * Float(stride) + Float(offset)
-                            values.replace(with: 0, where: (source .< 0) .| (source .>= Float(inputWidth)))
-                        }
-                        sum.addProduct(SIMD8(repeating: filter[tap]), values)
-                    }
-                    results.storeVector(sum, at: n)
+                    continue
                 }
-                if activates { activation.apply(results, to: results, count: outputs) }
+                let edge = column < lowEdge || column + 8 > highEdge
+                var sum = SIMD8<Float>(repeating: shift)
+                for tap in 0..<taps {
+                    let offset = tap * dilation - padBegin
+                    var values = (plane + stride * n + offset).loadVector(at: 0, stride: stride)
+                    if edge {
+                        let source = (lanes + Float(column)) * Float(stride) + Float(offset)
+                        values.replace(with: 0, where: (source .< 0) .| (source .>= Float(inputWidth)))
+                    }
+                    sum.addProduct(SIMD8(repeating: filter[tap]), values)
+                }
+                results.storeVector(sum, at: n)
             }
+            if activates { activation.apply(results, to: results, count: outputs) }
         }
     }
 
