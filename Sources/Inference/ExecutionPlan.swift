@@ -76,9 +76,22 @@ public final class ExecutionPlan: @unchecked Sendable {
         var recyclable = Set<ObjectIdentifier>()
         var storageLastReader: [ObjectIdentifier: Int] = [:]
         let fusable = Self.fusableActivations(of: graph)
+        let fusableAdds = Self.fusableResiduals(of: graph, activations: fusable)
         let weights = graph.weightValues
         var fusedAway = Set<Int>()
+        // Storage of fused residuals whose Add, the last reader, ran inside an earlier step: back
+        // to the pool once the planner has passed the Add (if no later node reads it either).
+        var pendingResiduals: [(storage: TensorStorage, addPosition: Int)] = []
         for (position, node) in graph.nodes.enumerated() where !fusedAway.contains(position) {
+            pendingResiduals.removeAll { pending in
+                guard pending.addPosition < position else { return false }
+                let storage = ObjectIdentifier(pending.storage)
+                if recyclable.contains(storage), (storageLastReader[storage] ?? .max) <= pending.addPosition {
+                    recyclable.remove(storage)
+                    pool.recycle(pending.storage)
+                }
+                return true
+            }
             do {
                 let inputDescriptors = try node.inputs.map { id -> ValueDescriptor? in
                     guard let id else { return nil }
@@ -106,6 +119,7 @@ public final class ExecutionPlan: @unchecked Sendable {
                 let allConstant = inputDescriptors.allSatisfy { $0 == nil || $0?.constant != nil }
                 var outputTensors: [Tensor]
                 var fused: (fusing: any ActivationFusing, activation: ActivationNode)?
+                var residual: (tensor: Tensor, add: ResidualNode)?
                 if outputDescriptors.allSatisfy({ $0.constant != nil }) {
                     outputTensors = outputDescriptors.compactMap(\.constant)
                 } else if node.op.aliasesFirstInput {
@@ -120,26 +134,50 @@ public final class ExecutionPlan: @unchecked Sendable {
                     if !allConstant, let fusing = node.op as? any ActivationFusing, let activation = fusable[position] {
                         fused = (fusing, activation)
                     }
-                    let kernel = try fused.map {
-                        try $0.fusing.makeKernel(inputs: inputTensors, outputs: outputTensors, activation: $0.activation.activation)
-                    } ?? node.op.makeKernel(inputs: inputTensors, outputs: outputTensors,
-                                            constants: ConstantInputs(
-                                                positions: Set(node.inputs.indices.filter { node.inputs[$0].map(weights.contains) ?? false }),
-                                                relaidWeights: graph.relaidWeights))
+                    if !allConstant, node.op is any ResidualFusing, let add = fusableAdds[position], outputTensors.count == 1,
+                       let tensor = tensors[add.residual], let descriptor = descriptors[add.residual],
+                       descriptor.elementType == .float32, descriptor.shape == outputDescriptors[0].shape {
+                        residual = (tensor, add)
+                    }
+                    let constants = ConstantInputs(
+                        positions: Set(node.inputs.indices.filter { node.inputs[$0].map(weights.contains) ?? false }),
+                        relaidWeights: graph.relaidWeights)
+                    let kernel: any Kernel
+                    if let residual, let fusing = node.op as? any ResidualFusing {
+                        kernel = try fusing.makeKernel(inputs: inputTensors, outputs: outputTensors,
+                                                       activation: fused?.activation.activation ?? .identity, residual: residual.tensor)
+                    } else if let fused {
+                        kernel = try fused.fusing.makeKernel(inputs: inputTensors, outputs: outputTensors, activation: fused.activation.activation)
+                    } else {
+                        kernel = try node.op.makeKernel(inputs: inputTensors, outputs: outputTensors, constants: constants)
+                    }
                     if allConstant {
                         kernel.execute()
                     } else {
-                        let name = fused.map { node.name + "+" + graph.nodes[$0.activation.position].name } ?? node.name
-                        steps.append(Step(kernel: kernel, opType: fused.map { "\(node.opType)+\($0.activation.opType)" } ?? node.opType,
-                                          nodeName: name))
+                        var name = node.name, opType = node.opType
+                        if let fused {
+                            name += "+" + graph.nodes[fused.activation.position].name
+                            opType += "+" + fused.activation.opType
+                        }
+                        if let residual {
+                            name += "+" + graph.nodes[residual.add.position].name
+                            opType += "+Add"
+                        }
+                        steps.append(Step(kernel: kernel, opType: opType, nodeName: name))
                         for tensor in outputTensors { recyclable.insert(ObjectIdentifier(tensor.storage)) }
                     }
                 }
-                // A fused activation's output is the convolution's, written in its epilogue.
+                // A fused activation's output is the convolution's, written in its epilogue; with a
+                // fused Add the tensor ends up holding the Add's output (no node reads the others).
                 var produced = node.outputs.enumerated().compactMap { index, id in id.map { (id: $0, index: index) } }
                 if let fused {
                     fusedAway.insert(fused.activation.position)
                     produced.append((id: fused.activation.output, index: 0))
+                }
+                if let residual {
+                    fusedAway.insert(residual.add.position)
+                    produced.append((id: residual.add.output, index: 0))
+                    pendingResiduals.append((residual.tensor.storage, residual.add.position))
                 }
                 for (id, index) in produced {
                     tensors[id] = outputTensors[index]
@@ -229,6 +267,43 @@ public final class ExecutionPlan: @unchecked Sendable {
             guard let unary = reader.op as? UnaryActivation, reader.inputs.first == value,
                   reader.outputs.count == 1, let output = reader.outputs[0] else { continue }
             result[position] = ActivationNode(position: readers[value][0], activation: unary.activation, opType: reader.opType, output: output)
+        }
+        return result
+    }
+
+    /// An Add a convolution can apply after its (fused) activation: the node, the other operand
+    /// (computed before the convolution) and the Add's output.
+    struct ResidualNode {
+        let position: Int
+        let residual: Int
+        let output: Int
+    }
+
+    /// Convolutions (by node position) whose output, or fused activation's output, is read by
+    /// nothing but one Add whose other operand comes from a graph input, a weight or an earlier
+    /// node, and is no graph output: the Add runs in the convolution's epilogue. Shapes are
+    /// checked when planning (no broadcasting is fused).
+    private static func fusableResiduals(of graph: Graph, activations: [Int: ActivationNode]) -> [Int: ResidualNode] {
+        var readers = [[Int]](repeating: [], count: graph.values.count)
+        var producer = [Int](repeating: -1, count: graph.values.count)
+        for (position, node) in graph.nodes.enumerated() {
+            for id in node.inputs.compactMap({ $0 }) { readers[id].append(position) }
+            for id in node.outputs.compactMap({ $0 }) { producer[id] = position }
+        }
+        let graphOutputs = Set(graph.outputs)
+        var result: [Int: ResidualNode] = [:]
+        for (position, node) in graph.nodes.enumerated() where node.op is any ResidualFusing {
+            guard node.outputs.count == 1, let convolution = node.outputs[0] else { continue }
+            let value = activations[position]?.output ?? convolution
+            guard !graphOutputs.contains(value), readers[value].count == 1 else { continue }
+            let adding = readers[value][0]
+            let add = graph.nodes[adding]
+            guard add.op is ElementwiseBinary<Addition>, add.inputs.count == 2, add.outputs.count == 1,
+                  let output = add.outputs[0], let first = add.inputs[0], let second = add.inputs[1],
+                  first != second, first == value || second == value else { continue }
+            let other = first == value ? second : first
+            guard producer[other] < position else { continue }
+            result[position] = ResidualNode(position: adding, residual: other, output: output)
         }
         return result
     }

@@ -43,6 +43,13 @@ extension ActivationFusing {
     }
 }
 
+/// An operator whose kernel can also add, after its activation, a float tensor of its output's
+/// shape computed earlier (the planner fuses an Add that is the only reader of its output: a
+/// skip connection such as DFN3's ERB decoder's `conv_p(e) + upsampled`).
+protocol ResidualFusing: ActivationFusing {
+    func makeKernel(inputs: [Tensor?], outputs: [Tensor], activation: Activation, residual: Tensor) throws -> any Kernel
+}
+
 /// The execute step of a planned node: reads its bound inputs, writes its bound outputs; never
 /// allocates, locks or throws.
 protocol Kernel {

@@ -20,9 +20,10 @@
 //     let scratchCount: Int                     floats of scratch `run` needs (0: pass nil)
 //     let strategy: Strategy                    .depthwise | .direct | .directOnPaddedRows | .pointwise | .im2col,
 //                                               chosen at init
-//     func run(input:weights:bias:output:scratch:)
-//         Y = activation(conv(X, W) + bias). bias: [M] or nil. Never allocates or throws;
-//         `output` must not overlap the other buffers.
+//     func run(input:weights:bias:output:scratch:residual:)
+//         Y = activation(conv(X, W) + bias) + residual. bias: [M] or nil; residual: Y's shape or
+//         nil (a fused skip connection; in the depthwise 1×1 pass, added plane by plane). Never
+//         allocates or throws; `output` must not overlap the other buffers.
 //
 // Strategies: depthwise (group == C == M) scales each channel in one pass for a 1×1 kernel with
 // unit strides and no pads, and otherwise runs direct SIMD loops (rows of whole vectors, a kernel
@@ -119,13 +120,15 @@ public struct ConvKernel: Sendable, Hashable {
 
     public func run(
         input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
-        output: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>?
+        output: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>?, residual: UnsafePointer<Float>? = nil
     ) {
+        if strategy == .depthwise && Self.scalesChannels(layout) {
+            scaleChannels(input: input, weights: weights, bias: bias, output: output, residual: residual)
+            return
+        }
         switch strategy {
         case .depthwise:
-            if Self.scalesChannels(layout) {
-                scaleChannels(input: input, weights: weights, bias: bias, output: output)
-            } else if Self.runsOnPlanes(layout) {
+            if Self.runsOnPlanes(layout) {
                 runDepthwiseOnPlanes(input: input, weights: weights, bias: bias, output: output)
             } else if Self.runsOnPaddedRows(layout), let scratch {
                 runDepthwiseOnPaddedRows(input: input, weights: weights, bias: bias, output: output, paddedRow: scratch)
@@ -142,6 +145,9 @@ public struct ConvKernel: Sendable, Hashable {
         case .pointwise, .im2col:
             runGEMM(input: input, weights: weights, output: output, scratch: scratch)
             applyEpilogue(bias: bias, output: output)
+        }
+        if let residual {
+            zipVectors(output, residual, output, layout.outputCount) { $0 + $1 }
         }
     }
 
@@ -491,18 +497,24 @@ public struct ConvKernel: Sendable, Hashable {
     /// weight: one pass of `Activation.apply` per channel (DFN3's ERB decoder has four, each
     /// before a skip connection), with none of the padded-row or plane machinery of wider kernels.
     static func scalesChannels(_ layout: ConvolutionLayout) -> Bool {
-        layout.kernelPlane == 1 && layout.height.stride == 1 && layout.width.stride == 1
-            && [layout.height.padBegin, layout.height.padEnd, layout.width.padBegin, layout.width.padEnd].allSatisfy { $0 == 0 }
+        let (height, width) = (layout.height, layout.width)
+        return layout.kernelPlane == 1 && height.stride == 1 && width.stride == 1
+            && height.padBegin == 0 && height.padEnd == 0 && width.padBegin == 0 && width.padEnd == 0
     }
 
+    /// A residual is added plane by plane, while each output plane is still in L1.
     private func scaleChannels(
-        input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>
+        input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>,
+        residual: UnsafePointer<Float>?
     ) {
         for image in 0..<layout.batch {
             for channel in 0..<layout.outputChannels {
-                activation.apply(input + (image * layout.inputChannels + channel) * layout.inputPlane,
-                                 to: output + (image * layout.outputChannels + channel) * layout.outputPlane,
+                let offset = (image * layout.outputChannels + channel) * layout.outputPlane
+                activation.apply(input + (image * layout.inputChannels + channel) * layout.inputPlane, to: output + offset,
                                  count: layout.outputPlane, scale: weights[channel], bias: bias?[channel] ?? 0)
+                if let residual {
+                    zipVectors(output + offset, residual + offset, output + offset, layout.outputPlane) { $0 + $1 }
+                }
             }
         }
     }

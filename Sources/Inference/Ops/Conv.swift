@@ -1,7 +1,7 @@
 /// ONNX Conv (1-D and 2-D, float32): X [N, C, …], W [M, C/group, …], optional bias [M]; groups
 /// (incl. depthwise), strides, pads, dilations and auto_pad. Runs `ConvKernel` (im2col + SGEMM,
 /// 1×1 as SGEMM, depthwise as SIMD loops).
-struct Conv: ConvolutionOperator {
+struct Conv: ConvolutionOperator, ResidualFusing {
     let attributes: ConvolutionAttributes
 
     init(_ attributes: NodeAttributes) throws {
@@ -60,7 +60,20 @@ struct Conv: ConvolutionOperator {
         let kernel = try ConvKernel(geometry: geometry(x.shape, w.shape), activation: activation)
         return try ConvolutionKernel(
             x: x, w: w, bias: inputs.count > 2 ? inputs[2] : nil, y: outputs[0], scratchCount: kernel.scratchCount,
-            run: kernel.run(input:weights:bias:output:scratch:))
+            run: { kernel.run(input: $0, weights: $1, bias: $2, output: $3, scratch: $4) })
+    }
+
+    func makeKernel(inputs: [Tensor?], outputs: [Tensor], activation: Activation, residual: Tensor) throws -> any Kernel {
+        let x = try inputs.required(0)
+        let w = try inputs.required(1)
+        let kernel = try ConvKernel(geometry: geometry(x.shape, w.shape), activation: activation)
+        guard residual.elementType == .float32, residual.elementCount == kernel.outputCount else {
+            throw OperatorError("residual \(residual.shape) does not match the output's \(kernel.outputCount) floats")
+        }
+        let added = UnsafePointer(residual.pointer(to: Float.self))
+        return try ConvolutionKernel(
+            x: x, w: w, bias: inputs.count > 2 ? inputs[2] : nil, y: outputs[0], scratchCount: kernel.scratchCount,
+            run: { kernel.run(input: $0, weights: $1, bias: $2, output: $3, scratch: $4, residual: added) }, keeping: residual)
     }
 }
 
@@ -106,15 +119,18 @@ struct ConvolutionKernel: Kernel {
     let y: Tensor
     let scratch: Tensor?
     let run: Run
+    /// A tensor `run` reads through a pointer it captured (a fused residual), kept alive here.
+    let kept: Tensor?
 
     /// Allocates the `scratchCount` floats of scratch `run` needs.
-    init(x: Tensor, w: Tensor, bias: Tensor?, y: Tensor, scratchCount: Int, run: @escaping Run) throws {
+    init(x: Tensor, w: Tensor, bias: Tensor?, y: Tensor, scratchCount: Int, run: @escaping Run, keeping kept: Tensor? = nil) throws {
         self.x = x
         self.w = w
         self.bias = bias
         self.y = y
         scratch = scratchCount > 0 ? try Tensor(zeros: .float32, shape: [scratchCount]) : nil
         self.run = run
+        self.kept = kept
     }
 
     func execute() {
