@@ -610,6 +610,14 @@ public struct ConvKernel: Sendable, Hashable {
         input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
         output: UnsafeMutablePointer<Float>
     ) {
+        if Self.runsThreeTapsOnPlanes(layout) {
+            if layout.width.stride == 2 {
+                runThreeTapsOnPlanes(input: input, weights: weights, bias: bias, output: output, step: 2)
+            } else {
+                runThreeTapsOnPlanes(input: input, weights: weights, bias: bias, output: output, step: 1)
+            }
+            return
+        }
         let width = layout.width
         let (stride, taps, dilation, padBegin) = (width.stride, width.kernelSize, width.dilation, width.padBegin)
         let (inputWidth, outputWidth) = (width.inputSize, layout.outputWidth)
@@ -670,6 +678,98 @@ public struct ConvKernel: Sendable, Hashable {
                 results.storeVector(sum, at: n)
             }
             if activates { activation.apply(results, to: results, count: outputs) }
+        }
+    }
+
+    /// The planes of `runDepthwiseOnPlanes` for DFN3's kernel, three adjacent taps with at most
+    /// eight pad columns before a row, where only a row's first and last vectors have lanes whose
+    /// taps fall into the pads: those lanes are worked out once, the weights are broadcast once
+    /// per row, and `step` (the stride, 1 or 2) is a constant at each call, so a vector costs three
+    /// loads and three FMAs. The general loop spends several times that on per-tap offsets and
+    /// lane positions.
+    static func runsThreeTapsOnPlanes(_ layout: ConvolutionLayout) -> Bool {
+        let width = layout.width
+        return runsOnPlanes(layout) && width.kernelSize == 3 && width.dilation == 1 && width.padBegin <= 8
+    }
+
+    @inline(__always)
+    private func runThreeTapsOnPlanes(
+        input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
+        output: UnsafeMutablePointer<Float>, step: Int
+    ) {
+        let width = layout.width
+        let (inputWidth, outputWidth, padBegin) = (width.inputSize, layout.outputWidth, width.padBegin)
+        let channelRows = layout.outputHeight == 1
+        let rows = channelRows ? layout.outputChannels : layout.outputHeight
+        // Lanes of a row's first and last vector whose tap k reads a pad (its input column is
+        // outside 0..<inputWidth, on either side: one vector per row has both).
+        let lanes = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7) * Float(step)
+        @inline(__always) func outside(_ start: Int, _ tap: Int) -> SIMDMask<SIMD8<Int32>> {
+            let columns = lanes + Float(start + tap - padBegin)
+            return (columns .< 0) .| (columns .>= Float(inputWidth))
+        }
+        let lastColumn = outputWidth - 8
+        let first = (outside(0, 0), outside(0, 1), outside(0, 2))
+        let last = (outside(step * lastColumn, 0), outside(step * lastColumn, 1), outside(step * lastColumn, 2))
+        let activates = activation != .identity
+        for planeIndex in 0..<(channelRows ? layout.batch : layout.batch * layout.outputChannels) {
+            let plane = input + planeIndex * rows * inputWidth
+            let planeEnd = plane + rows * inputWidth
+            let results = output + planeIndex * rows * outputWidth
+            for row in 0..<rows {
+                let channel = channelRows ? row : planeIndex % layout.outputChannels
+                let filter = weights + 3 * channel
+                let (w0, w1, w2) = (SIMD8(repeating: filter[0]), SIMD8(repeating: filter[1]), SIMD8(repeating: filter[2]))
+                let shift = SIMD8<Float>(repeating: bias?[channel] ?? 0)
+                let source = plane + row * inputWidth - padBegin
+                let target = results + row * outputWidth
+                // The three taps of output columns column…column + 7: whole loads, or lane by lane
+                // where a load would leave the plane (its first and last vectors); the pad lanes
+                // are zeroed by the caller.
+                @inline(__always) func taps(_ column: Int) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
+                    let start = source + step * column
+                    // A stride-2 load takes 16 floats.
+                    guard start >= plane && start + 2 + 8 * step <= planeEnd else {
+                        var values = (SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>())
+                        for lane in 0..<8 {
+                            let read = start + step * lane
+                            if read >= plane && read < planeEnd { values.0[lane] = read[0] }
+                            if read + 1 >= plane && read + 1 < planeEnd { values.1[lane] = read[1] }
+                            if read + 2 >= plane && read + 2 < planeEnd { values.2[lane] = read[2] }
+                        }
+                        return values
+                    }
+                    return (start.loadVector(at: 0, stride: step), (start + 1).loadVector(at: 0, stride: step),
+                            (start + 2).loadVector(at: 0, stride: step))
+                }
+                var (a, b, c) = taps(0)
+                a.replace(with: 0, where: first.0)
+                b.replace(with: 0, where: first.1)
+                c.replace(with: 0, where: first.2)
+                var sum = shift.addingProduct(w0, a)
+                sum.addProduct(w1, b)
+                sum.addProduct(w2, c)
+                target.storeVector(sum, at: 0)
+                guard lastColumn > 0 else { continue }
+                var column = 8
+                while column < lastColumn {
+                    let start = source + step * column
+                    var sum = shift.addingProduct(w0, start.loadVector(at: 0, stride: step))
+                    sum.addProduct(w1, (start + 1).loadVector(at: 0, stride: step))
+                    sum.addProduct(w2, (start + 2).loadVector(at: 0, stride: step))
+                    target.storeVector(sum, at: column)
+                    column += 8
+                }
+                (a, b, c) = taps(lastColumn)
+                a.replace(with: 0, where: last.0)
+                b.replace(with: 0, where: last.1)
+                c.replace(with: 0, where: last.2)
+                sum = shift.addingProduct(w0, a)
+                sum.addProduct(w1, b)
+                sum.addProduct(w2, c)
+                target.storeVector(sum, at: lastColumn)
+            }
+            if activates { activation.apply(results, to: results, count: rows * outputWidth) }
         }
     }
 

@@ -90,6 +90,27 @@ struct ConvTests {
         }
     }
 
+    // Depthwise 1×3 kernels over planes of whole-vector rows (the three-tap loop): pads on either
+    // side or both, stride 1 and 2, rows of one to four vectors, one row (the channels' rows as
+    // one plane) and many; the pads' lanes sit in a row's first and last vectors.
+    @Test("depthwise three-tap rows at their edges")
+    func threeTapEdges() throws {
+        var generator = SplitMix64(seed: 43)
+        let cases: [(rows: Int, inputWidth: Int, stride: Int, pads: (Int, Int))] = [
+            (5, 24, 1, (1, 1)), (5, 24, 1, (2, 0)), (5, 24, 1, (0, 2)), (1, 16, 1, (1, 1)), (3, 32, 1, (1, 1)),
+            (4, 48, 2, (1, 1)), (4, 64, 2, (2, 1)), (1, 32, 2, (1, 1)), (6, 16, 1, (1, 1)), (2, 8, 1, (2, 0)),
+        ]
+        for (rows, inputWidth, stride, pads) in cases {
+            let test = ConvolutionCase(
+                batch: 2, inputChannels: 5, outputChannels: 5, groups: 5, inputShape: [rows, inputWidth], kernelShape: [1, 3],
+                strides: [1, stride], dilations: [1, 1], padsBegin: [0, pads.0], padsEnd: [0, pads.1], outputPadding: [],
+                hasBias: true, activation: .relu)
+            let (_, actual, expected, guardsIntact) = try Self.run(test, using: &generator)
+            #expect(guardsIntact, "\(test)")
+            expectClose(actual, expected, "\(test)")
+        }
+    }
+
     @Test("rejects inconsistent attributes with a thrown error")
     func validation() {
         let make = { (c: Int, m: Int, g: Int, input: [Int], kernel: [Int], strides: [Int], pads: [Int]) in
