@@ -27,22 +27,32 @@ public enum Activation: Sendable, Hashable {
 }
 
 extension Activation {
+    /// Calls `body` with this activation as a function on vectors: one closure per case, so that
+    /// the loop `body` runs is compiled with the activation inlined and no switch per vector.
+    @inline(__always)
+    func withVectorFunction(_ body: ((SIMD8<Float>) -> SIMD8<Float>) -> Void) {
+        switch self {
+        case .identity: body { $0 }
+        case .relu: body { $0.rectified }
+        case .leakyRelu(let alpha):
+            let slope = SIMD8<Float>(repeating: alpha)
+            body { $0.leakyRectified(slope: slope) }
+        case .sigmoid: body { $0.logistic }
+        case .tanh: body { $0.hyperbolicTangent }
+        }
+    }
+
     public func apply(
         _ input: UnsafePointer<Float>, to output: UnsafeMutablePointer<Float>, count: Int, scale: Float = 1, bias: Float = 0
     ) {
         let shift = SIMD8<Float>(repeating: bias), factor = SIMD8<Float>(repeating: scale)
-        switch self {
-        case .identity:
-            mapVectors(input, output, count) { shift.addingProduct($0, factor) }
-        case .relu:
-            mapVectors(input, output, count) { shift.addingProduct($0, factor).rectified }
-        case .leakyRelu(let alpha):
-            let slope = SIMD8<Float>(repeating: alpha)
-            mapVectors(input, output, count) { shift.addingProduct($0, factor).leakyRectified(slope: slope) }
-        case .sigmoid:
-            mapVectors(input, output, count) { shift.addingProduct($0, factor).logistic }
-        case .tanh:
-            mapVectors(input, output, count) { shift.addingProduct($0, factor).hyperbolicTangent }
+        withVectorFunction { activate in
+            // At scale 1 a plain add: the same number, without a multiply in the loop.
+            if scale == 1 {
+                mapVectors(input, output, count) { activate($0 + shift) }
+            } else {
+                mapVectors(input, output, count) { activate(shift.addingProduct($0, factor)) }
+            }
         }
     }
 
@@ -54,21 +64,9 @@ extension Activation {
             apply(input, to: output, count: rows * columns)
             return
         }
-        for row in 0..<rows {
-            let source = input + row * columns
-            let destination = output + row * columns
-            switch self {
-            case .identity:
-                zipVectors(source, columnBias, destination, columns) { $0 + $1 }
-            case .relu:
-                zipVectors(source, columnBias, destination, columns) { ($0 + $1).rectified }
-            case .leakyRelu(let alpha):
-                let slope = SIMD8<Float>(repeating: alpha)
-                zipVectors(source, columnBias, destination, columns) { ($0 + $1).leakyRectified(slope: slope) }
-            case .sigmoid:
-                zipVectors(source, columnBias, destination, columns) { ($0 + $1).logistic }
-            case .tanh:
-                zipVectors(source, columnBias, destination, columns) { ($0 + $1).hyperbolicTangent }
+        withVectorFunction { activate in
+            for row in 0..<rows {
+                zipVectors(input + row * columns, columnBias, output + row * columns, columns) { activate($0 + $1) }
             }
         }
     }

@@ -22,7 +22,7 @@
 //                                               chosen at init
 //     func run(input:weights:bias:output:scratch:residual:)
 //         Y = activation(conv(X, W) + bias) + residual. bias: [M] or nil; residual: Y's shape or
-//         nil (a fused skip connection; in the depthwise 1×1 pass, added plane by plane). Never
+//         nil (a fused skip connection; in the depthwise 1×1 pass, added in the same pass). Never
 //         allocates or throws; `output` must not overlap the other buffers.
 //
 // Strategies: depthwise (group == C == M) scales each channel in one pass for a 1×1 kernel with
@@ -502,18 +502,23 @@ public struct ConvKernel: Sendable, Hashable {
             && height.padBegin == 0 && height.padEnd == 0 && width.padBegin == 0 && width.padEnd == 0
     }
 
-    /// A residual is added plane by plane, while each output plane is still in L1.
+    /// y = activation(w_c · x + b_c) (+ residual) in one pass per channel.
     private func scaleChannels(
         input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>,
         residual: UnsafePointer<Float>?
     ) {
-        for image in 0..<layout.batch {
-            for channel in 0..<layout.outputChannels {
-                let offset = (image * layout.outputChannels + channel) * layout.outputPlane
-                activation.apply(input + (image * layout.inputChannels + channel) * layout.inputPlane, to: output + offset,
-                                 count: layout.outputPlane, scale: weights[channel], bias: bias?[channel] ?? 0)
-                if let residual {
-                    zipVectors(output + offset, residual + offset, output + offset, layout.outputPlane) { $0 + $1 }
+        activation.withVectorFunction { activate in
+            for image in 0..<layout.batch {
+                for channel in 0..<layout.outputChannels {
+                    let offset = (image * layout.outputChannels + channel) * layout.outputPlane
+                    let source = input + (image * layout.inputChannels + channel) * layout.inputPlane
+                    let target = output + offset
+                    let factor = SIMD8<Float>(repeating: weights[channel]), shift = SIMD8<Float>(repeating: bias?[channel] ?? 0)
+                    forEachVector(count: layout.outputPlane) { index, lanes in
+                        var value = activate(shift.addingProduct(source.loadVector(at: index, lanes: lanes), factor))
+                        if let residual { value += (residual + offset).loadVector(at: index, lanes: lanes) }
+                        target.storeVector(value, at: index, lanes: lanes)
+                    }
                 }
             }
         }
