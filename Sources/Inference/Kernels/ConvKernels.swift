@@ -57,11 +57,36 @@ public struct ConvKernel: Sendable, Hashable {
     public let layout: ConvolutionLayout
     public let activation: Activation
     public let strategy: Strategy
+    /// How the depthwise strategy runs this layout (nil for the other strategies).
+    let depthwisePath: DepthwisePath?
     public let scratchCount: Int
     /// Output rows per im2col block.
     public let rowsPerBlock: Int
 
     public subscript<Value>(dynamicMember size: KeyPath<ConvolutionLayout, Value>) -> Value { layout[keyPath: size] }
+
+    /// The depthwise loops, most specific first; each is described where it is defined.
+    enum DepthwisePath: Sendable, Hashable {
+        case channelScale
+        case threeTapPlanes
+        case planes
+        case paddedRows
+        case tapsAndRows
+
+        init(_ layout: ConvolutionLayout) {
+            if ConvKernel.scalesChannels(layout) {
+                self = .channelScale
+            } else if ConvKernel.runsThreeTapsOnPlanes(layout) {
+                self = .threeTapPlanes
+            } else if ConvKernel.runsOnPlanes(layout) {
+                self = .planes
+            } else if ConvKernel.runsOnPaddedRows(layout) {
+                self = .paddedRows
+            } else {
+                self = .tapsAndRows
+            }
+        }
+    }
 
     public init(
         batchCount: Int, inputChannels: Int, outputChannels: Int, groups: Int = 1,
@@ -102,10 +127,12 @@ public struct ConvKernel: Sendable, Hashable {
         self.activation = activation
         self.strategy = strategy
         self.rowsPerBlock = rowsPerBlock
+        let depthwisePath = strategy == .depthwise ? DepthwisePath(layout) : nil
+        self.depthwisePath = depthwisePath
         switch strategy {
         case .im2col:
             scratchCount = try KernelParameterError.checkedProduct([depth, rowsPerBlock, layout.outputWidth], of: "im2col scratch", kernel: "Conv")
-        case .depthwise where Self.runsOnPaddedRows(layout) && !Self.scalesChannels(layout) && !Self.runsOnPlanes(layout):
+        case .depthwise where depthwisePath == .paddedRows:
             scratchCount = try Self.paddedRowCount(width, outputWidth: layout.outputWidth)
         case .directOnPaddedRows:
             scratchCount = try Self.paddedRowsCount(layout)
@@ -122,17 +149,22 @@ public struct ConvKernel: Sendable, Hashable {
         input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
         output: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>?, residual: UnsafePointer<Float>? = nil
     ) {
-        if strategy == .depthwise && Self.scalesChannels(layout) {
-            scaleChannels(input: input, weights: weights, bias: bias, output: output, residual: residual)
-            return
-        }
         switch strategy {
         case .depthwise:
-            if Self.runsOnPlanes(layout) {
+            switch (depthwisePath, scratch) {
+            case (.channelScale, _):
+                // The residual is added in the same pass.
+                scaleChannels(input: input, weights: weights, bias: bias, output: output, residual: residual)
+                return
+            case (.threeTapPlanes, _) where layout.width.stride == 2:
+                runThreeTapsOnPlanes(input: input, weights: weights, bias: bias, output: output, step: 2)
+            case (.threeTapPlanes, _):
+                runThreeTapsOnPlanes(input: input, weights: weights, bias: bias, output: output, step: 1)
+            case (.planes, _):
                 runDepthwiseOnPlanes(input: input, weights: weights, bias: bias, output: output)
-            } else if Self.runsOnPaddedRows(layout), let scratch {
+            case (.paddedRows, let scratch?):
                 runDepthwiseOnPaddedRows(input: input, weights: weights, bias: bias, output: output, paddedRow: scratch)
-            } else {
+            default:
                 runDepthwise(input: input, weights: weights, bias: bias, output: output)
             }
         case .direct:
@@ -494,8 +526,8 @@ public struct ConvKernel: Sendable, Hashable {
     }
 
     /// A depthwise 1 × 1 convolution with unit strides and no pads multiplies each channel by one
-    /// weight: one pass of `Activation.apply` per channel (DFN3's ERB decoder has four, each
-    /// before a skip connection), with none of the padded-row or plane machinery of wider kernels.
+    /// weight: one pass per channel (DFN3's ERB decoder has four, each before a skip connection,
+    /// which the pass adds too), with none of the padded-row or plane machinery of wider kernels.
     static func scalesChannels(_ layout: ConvolutionLayout) -> Bool {
         let (height, width) = (layout.height, layout.width)
         return layout.kernelPlane == 1 && height.stride == 1 && width.stride == 1
@@ -615,14 +647,6 @@ public struct ConvKernel: Sendable, Hashable {
         input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
         output: UnsafeMutablePointer<Float>
     ) {
-        if Self.runsThreeTapsOnPlanes(layout) {
-            if layout.width.stride == 2 {
-                runThreeTapsOnPlanes(input: input, weights: weights, bias: bias, output: output, step: 2)
-            } else {
-                runThreeTapsOnPlanes(input: input, weights: weights, bias: bias, output: output, step: 1)
-            }
-            return
-        }
         let width = layout.width
         let (stride, taps, dilation, padBegin) = (width.stride, width.kernelSize, width.dilation, width.padBegin)
         let (inputWidth, outputWidth) = (width.inputSize, layout.outputWidth)
@@ -713,9 +737,10 @@ public struct ConvKernel: Sendable, Hashable {
             let columns = lanes + Float(start + tap - padBegin)
             return (columns .< 0) .| (columns .>= Float(inputWidth))
         }
+        typealias Masks = (SIMDMask<SIMD8<Int32>>, SIMDMask<SIMD8<Int32>>, SIMDMask<SIMD8<Int32>>)
         let lastColumn = outputWidth - 8
-        let first = (outside(0, 0), outside(0, 1), outside(0, 2))
-        let last = (outside(step * lastColumn, 0), outside(step * lastColumn, 1), outside(step * lastColumn, 2))
+        let first: Masks = (outside(0, 0), outside(0, 1), outside(0, 2))
+        let last: Masks = (outside(step * lastColumn, 0), outside(step * lastColumn, 1), outside(step * lastColumn, 2))
         let activates = activation != .identity
         for planeIndex in 0..<(channelRows ? layout.batch : layout.batch * layout.outputChannels) {
             let plane = input + planeIndex * rows * inputWidth
@@ -747,32 +772,29 @@ public struct ConvKernel: Sendable, Hashable {
                     return (start.loadVector(at: 0, stride: step), (start + 1).loadVector(at: 0, stride: step),
                             (start + 2).loadVector(at: 0, stride: step))
                 }
-                var (a, b, c) = taps(0)
-                a.replace(with: 0, where: first.0)
-                b.replace(with: 0, where: first.1)
-                c.replace(with: 0, where: first.2)
-                var sum = shift.addingProduct(w0, a)
-                sum.addProduct(w1, b)
-                sum.addProduct(w2, c)
-                target.storeVector(sum, at: 0)
+                @inline(__always) func store(_ taps: (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>), at column: Int) {
+                    var sum = shift.addingProduct(w0, taps.0)
+                    sum.addProduct(w1, taps.1)
+                    sum.addProduct(w2, taps.2)
+                    target.storeVector(sum, at: column)
+                }
+                @inline(__always) func edge(_ column: Int, _ outside: Masks) {
+                    var (a, b, c) = taps(column)
+                    a.replace(with: 0, where: outside.0)
+                    b.replace(with: 0, where: outside.1)
+                    c.replace(with: 0, where: outside.2)
+                    store((a, b, c), at: column)
+                }
+                edge(0, first)
                 guard lastColumn > 0 else { continue }
                 var column = 8
                 while column < lastColumn {
                     let start = source + step * column
-                    var sum = shift.addingProduct(w0, start.loadVector(at: 0, stride: step))
-                    sum.addProduct(w1, (start + 1).loadVector(at: 0, stride: step))
-                    sum.addProduct(w2, (start + 2).loadVector(at: 0, stride: step))
-                    target.storeVector(sum, at: column)
+                    store((start.loadVector(at: 0, stride: step), (start + 1).loadVector(at: 0, stride: step),
+                           (start + 2).loadVector(at: 0, stride: step)), at: column)
                     column += 8
                 }
-                (a, b, c) = taps(lastColumn)
-                a.replace(with: 0, where: last.0)
-                b.replace(with: 0, where: last.1)
-                c.replace(with: 0, where: last.2)
-                sum = shift.addingProduct(w0, a)
-                sum.addProduct(w1, b)
-                sum.addProduct(w2, c)
-                target.storeVector(sum, at: lastColumn)
+                edge(lastColumn, last)
             }
             if activates { activation.apply(results, to: results, count: rows * outputWidth) }
         }
