@@ -4,9 +4,8 @@
 //   public enum Activation { identity, relu, leakyRelu(alpha:), sigmoid, tanh }
 //
 //   func apply(_ input: UnsafePointer<Float>, to output: UnsafeMutablePointer<Float>,
-//              count: Int, scale: Float = 1, bias: Float = 0)
-//       output[i] = f(input[i] · scale + bias), one fused multiply-add (exactly input[i] + bias
-//       at scale 1). `input` may equal `output` (in place).
+//              count: Int, bias: Float = 0)
+//       output[i] = f(input[i] + bias). `input` may equal `output` (in place).
 //
 //   func apply(_ input: UnsafePointer<Float>, to output: UnsafeMutablePointer<Float>,
 //              rows: Int, columns: Int, columnBias: UnsafePointer<Float>?)
@@ -43,16 +42,11 @@ extension Activation {
     }
 
     public func apply(
-        _ input: UnsafePointer<Float>, to output: UnsafeMutablePointer<Float>, count: Int, scale: Float = 1, bias: Float = 0
+        _ input: UnsafePointer<Float>, to output: UnsafeMutablePointer<Float>, count: Int, bias: Float = 0
     ) {
-        let shift = SIMD8<Float>(repeating: bias), factor = SIMD8<Float>(repeating: scale)
+        let shift = SIMD8<Float>(repeating: bias)
         withVectorFunction { activate in
-            // At scale 1 a plain add: the same number, without a multiply in the loop.
-            if scale == 1 {
-                mapVectors(input, output, count) { activate($0 + shift) }
-            } else {
-                mapVectors(input, output, count) { activate(shift.addingProduct($0, factor)) }
-            }
+            mapVectors(input, output, count) { activate($0 + shift) }
         }
     }
 
