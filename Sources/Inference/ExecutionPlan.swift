@@ -254,10 +254,7 @@ public final class ExecutionPlan: @unchecked Sendable {
     /// activation node (Relu, LeakyRelu, Sigmoid, Tanh) and is no graph output: the activation
     /// runs in the convolution's epilogue instead of as a pass of its own over the output.
     private static func fusableActivations(of graph: Graph) -> [Int: ActivationNode] {
-        var readers = [[Int]](repeating: [], count: graph.values.count)
-        for (position, node) in graph.nodes.enumerated() {
-            for id in node.inputs.compactMap({ $0 }) { readers[id].append(position) }
-        }
+        let readers = readers(of: graph)
         let graphOutputs = Set(graph.outputs)
         var result: [Int: ActivationNode] = [:]
         for (position, node) in graph.nodes.enumerated() where node.op is any ActivationFusing {
@@ -284,10 +281,9 @@ public final class ExecutionPlan: @unchecked Sendable {
     /// node, and is no graph output: the Add runs in the convolution's epilogue. Shapes are
     /// checked when planning (no broadcasting is fused).
     private static func fusableResiduals(of graph: Graph, activations: [Int: ActivationNode]) -> [Int: ResidualNode] {
-        var readers = [[Int]](repeating: [], count: graph.values.count)
+        let readers = readers(of: graph)
         var producer = [Int](repeating: -1, count: graph.values.count)
         for (position, node) in graph.nodes.enumerated() {
-            for id in node.inputs.compactMap({ $0 }) { readers[id].append(position) }
             for id in node.outputs.compactMap({ $0 }) { producer[id] = position }
         }
         let graphOutputs = Set(graph.outputs)
@@ -306,6 +302,15 @@ public final class ExecutionPlan: @unchecked Sendable {
             result[position] = ResidualNode(position: adding, residual: other, output: output)
         }
         return result
+    }
+
+    /// For each value, the positions (in `graph.nodes`) of the nodes reading it, in order.
+    private static func readers(of graph: Graph) -> [[Int]] {
+        var readers = [[Int]](repeating: [], count: graph.values.count)
+        for (position, node) in graph.nodes.enumerated() {
+            for id in node.inputs.compactMap({ $0 }) { readers[id].append(position) }
+        }
+        return readers
     }
 
     /// For each value, the position (in `graph.nodes`) of the last node reading it; graph outputs

@@ -222,10 +222,9 @@ struct EinsumKernel<Element: NumericElement>: Kernel {
             let w = UnsafeRawPointer(second).assumingMemoryBound(to: Float.self)
             let y = UnsafeMutableRawPointer(result).assumingMemoryBound(to: Float.self)
             if m > 1 && n <= narrowProductColumnLimit {
-                for index in 0..<batch {
-                    multiplyNarrow(m: m, n: n, k: k, a: x + index * m * k, lda: k, b: w + index * k * n, ldb: n,
-                                   c: y + index * m * n, ldc: n)
-                }
+                EinsumStridedProduct.multiply(
+                    batch: batch, m: m, n: n, k: k, a: x, aStrides: .init(batch: m * k, row: k),
+                    b: w, bStrides: .init(batch: k * n, row: n), c: y, cStrides: .init(batch: m * n, row: n))
             } else {
                 gemm.run(a: x, b: w, c: y, batchCount: batch, strideA: m * k, strideB: k * n, strideC: m * n)
             }

@@ -62,20 +62,27 @@ struct EinsumStridedProduct: Kernel {
     }
 
     func execute() {
-        let x = UnsafePointer(a.pointer(to: Float.self))
-        let w = UnsafePointer(b.pointer(to: Float.self))
-        let y = output.pointer(to: Float.self)
-        guard m > 1 else {
-            for index in 0..<batch {
-                multiplyRow(x + index * aStrides.batch, by: w + index * bStrides.batch, ldb: bStrides.row, k: k, n: n,
-                            alpha: 1, beta: 0, into: y + index * outputStrides.batch)
-            }
-            return
-        }
+        Self.multiply(batch: batch, m: m, n: n, k: k,
+                      a: UnsafePointer(a.pointer(to: Float.self)), aStrides: aStrides,
+                      b: UnsafePointer(b.pointer(to: Float.self)), bStrides: bStrides,
+                      c: output.pointer(to: Float.self), cStrides: outputStrides)
+    }
+
+    /// c_i = a_i · b_i for each of `batch` products, [m, k] · [k, n] → [m, n], rows and batch
+    /// entries as far apart as the strides say; n within `multiplyNarrow`'s (or, one row,
+    /// `multiplyRow`'s) limit.
+    @inline(__always)
+    static func multiply(
+        batch: Int, m: Int, n: Int, k: Int, a: UnsafePointer<Float>, aStrides: Strides,
+        b: UnsafePointer<Float>, bStrides: Strides, c: UnsafeMutablePointer<Float>, cStrides: Strides
+    ) {
         for index in 0..<batch {
-            multiplyNarrow(m: m, n: n, k: k, a: x + index * aStrides.batch, lda: aStrides.row,
-                           b: w + index * bStrides.batch, ldb: bStrides.row,
-                           c: y + index * outputStrides.batch, ldc: outputStrides.row)
+            let (x, w, y) = (a + index * aStrides.batch, b + index * bStrides.batch, c + index * cStrides.batch)
+            if m == 1 {
+                multiplyRow(x, by: w, ldb: bStrides.row, k: k, n: n, alpha: 1, beta: 0, into: y)
+            } else {
+                multiplyNarrow(m: m, n: n, k: k, a: x, lda: aStrides.row, b: w, ldb: bStrides.row, c: y, ldc: cStrides.row)
+            }
         }
     }
 }
