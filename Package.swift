@@ -6,13 +6,18 @@ import PackageDescription
 // kernels' loops over class-held buffers; the kernels guard their own bounds.
 #if arch(x86_64)
 let vectorISA: [SwiftSetting] = [.unsafeFlags(["-Xcc", "-march=x86-64-v3"])]
+// AVX512Kernels holds the few kernels that are bound by the core's vector width; they run only
+// where `VectorWidth.available` finds AVX-512, so nothing else may live in that module.
+let wideVectorISA: [SwiftSetting] = [.unsafeFlags(["-Xcc", "-march=x86-64-v4"])]
 #else
 let vectorISA: [SwiftSetting] = []
+let wideVectorISA: [SwiftSetting] = []
 #endif
-let kernelSettings: [SwiftSetting] = vectorISA + [
+let uncheckedLoops: [SwiftSetting] = [
     .unsafeFlags(["-enforce-exclusivity=unchecked"]),
     .unsafeFlags(["-Ounchecked"], .when(configuration: .release)),
 ]
+let kernelSettings: [SwiftSetting] = vectorISA + uncheckedLoops
 
 let package = Package(
     name: "DeepFilterKit",
@@ -29,13 +34,14 @@ let package = Package(
 
         .target(name: "Protobuf", swiftSettings: vectorISA),
         .target(name: "ONNX", dependencies: ["Protobuf"], swiftSettings: vectorISA),
-        .target(name: "Inference", dependencies: ["ONNX", "CBLAS"], swiftSettings: kernelSettings),
+        .target(name: "AVX512Kernels", swiftSettings: wideVectorISA + uncheckedLoops),
+        .target(name: "Inference", dependencies: ["ONNX", "CBLAS", "AVX512Kernels"], swiftSettings: kernelSettings),
         .target(name: "DSP", dependencies: ["CFFTW", "CSndFile"], swiftSettings: kernelSettings),
         .target(name: "DeepFilter", dependencies: ["Inference", "DSP"], swiftSettings: kernelSettings),
         .target(name: "Realtime", dependencies: ["DeepFilter", "DSP"], swiftSettings: vectorISA),
         .executableTarget(name: "dfkit", dependencies: ["DeepFilter", "Realtime", "Inference", "ONNX", "DSP"],
                           swiftSettings: vectorISA),
-        .executableTarget(name: "dfbench", dependencies: ["DeepFilter", "Realtime", "Inference", "ONNX", "DSP", "CBLAS"],
+        .executableTarget(name: "dfbench", dependencies: ["DeepFilter", "Realtime", "Inference", "AVX512Kernels", "ONNX", "DSP", "CBLAS"],
                           path: "Benchmarks/dfbench", swiftSettings: vectorISA),
 
         // Test support shared by several test targets: seeded random numbers, generated-fixture lookup.
@@ -44,7 +50,7 @@ let package = Package(
         .testTarget(name: "ONNXTests", dependencies: ["ONNX", "Protobuf", "TestSupport"], swiftSettings: vectorISA),
         // Test support: counts a thread's heap allocations by interposing malloc (see its header).
         .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
-        .testTarget(name: "InferenceTests", dependencies: ["Inference", "ONNX", "AllocationCounter", "CBLAS", "TestSupport"],
+        .testTarget(name: "InferenceTests", dependencies: ["Inference", "AVX512Kernels", "ONNX", "AllocationCounter", "CBLAS", "TestSupport"],
                     swiftSettings: vectorISA),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "TestSupport"], swiftSettings: vectorISA),
         .testTarget(name: "DeepFilterTests", dependencies: ["DeepFilter", "DSP", "Inference", "CBLAS", "TestSupport"],

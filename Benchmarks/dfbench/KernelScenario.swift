@@ -1,5 +1,6 @@
 import CBLAS
 import Foundation
+import AVX512Kernels
 import Inference
 
 /// The Inference kernels at DFN3's sizes: the GRU step (the streaming hot spot, next to its
@@ -39,18 +40,28 @@ struct KernelScenario: BenchmarkScenario {
                 coldIndex = (coldIndex + 1) % coldSets.count
                 step.step(input: x, weights: coldW, recurrence: coldR, inputBias: wb, recurrentBias: rb, hidden: h, output: y, scratch: scratch)
             }
-            // The same steps with R re-laid, as a plan re-lays a constant R.
-            let blockedStep = try GRUKernel(sequenceLength: 1, batchSize: 1, inputSize: inputSize, hiddenSize: hidden,
-                                            linearBeforeReset: true, rowBlockedRecurrence: true)
-            let blockedR = buffers.make(3 * hidden * hidden)
-            blockedStep.recurrenceLayout?.pack(r, lda: hidden, into: blockedR)
-            report("GRU step I=\(inputSize) H=\(hidden) B=1, row-blocked R", samples: sampleCount) {
-                blockedStep.step(input: x, weights: w, recurrence: blockedR, inputBias: wb, recurrentBias: rb, hidden: h, output: y, scratch: scratch)
+            // The same steps with R re-laid, as a plan re-lays a constant R: row-blocked for AVX2,
+            // block-transposed where the CPU has AVX-512.
+            let widths: [VectorWidth] = VectorWidth.available == .avx512 ? [.avx2, .avx512] : [.avx2]
+            let packedR = try widths.map { width in
+                let kernel = try GRUKernel(sequenceLength: 1, batchSize: 1, inputSize: inputSize, hiddenSize: hidden,
+                                           linearBeforeReset: true, packedRecurrence: true, vectorWidth: width)
+                guard let layout = kernel.recurrenceLayout else { throw BenchmarkError("GRU step: no packed layout for R") }
+                let packed = buffers.make(3 * hidden * hidden)
+                for offset in stride(from: 0, to: 3 * hidden * hidden, by: layout.rows * layout.columns) {
+                    layout.pack(r + offset, lda: hidden, into: packed + offset)
+                }
+                return (kernel, packed, Self.name(of: layout))
             }
-            report("GRU step I=\(inputSize) H=\(hidden) B=1, row-blocked R, weights from memory", samples: sampleCount) {
-                let (coldW, coldR) = coldSets[coldIndex]
-                coldIndex = (coldIndex + 1) % coldSets.count
-                blockedStep.step(input: x, weights: coldW, recurrence: coldR, inputBias: wb, recurrentBias: rb, hidden: h, output: y, scratch: scratch)
+            for (packedStep, packed, layout) in packedR {
+                report("GRU step I=\(inputSize) H=\(hidden) B=1, \(layout) R", samples: sampleCount) {
+                    packedStep.step(input: x, weights: w, recurrence: packed, inputBias: wb, recurrentBias: rb, hidden: h, output: y, scratch: scratch)
+                }
+                report("GRU step I=\(inputSize) H=\(hidden) B=1, \(layout) R, weights from memory", samples: sampleCount) {
+                    let (coldW, coldR) = coldSets[coldIndex]
+                    coldIndex = (coldIndex + 1) % coldSets.count
+                    packedStep.step(input: x, weights: coldW, recurrence: coldR, inputBias: wb, recurrentBias: rb, hidden: h, output: y, scratch: scratch)
+                }
             }
             let inputProduct = try GEMMKernel(m: 1, n: 3 * hidden, k: inputSize, transposeB: true)
             let recurrentProduct = try GEMMKernel(m: 1, n: 3 * hidden, k: hidden, transposeB: true)
@@ -66,13 +77,15 @@ struct KernelScenario: BenchmarkScenario {
                     input: xs, weights: w, recurrence: r, inputBias: wb, recurrentBias: rb, initialHidden: nil,
                     sequenceLengths: nil, output: ys, finalHidden: h, scratch: sequenceScratch)
             }
-            let blockedSequence = try GRUKernel(sequenceLength: frames, batchSize: 1, inputSize: inputSize, hiddenSize: hidden,
-                                                linearBeforeReset: true, rowBlockedRecurrence: true)
-            report("GRU sequence T=\(frames) I=\(inputSize) H=\(hidden), per frame, row-blocked R", samples: max(sampleCount / 20, 5),
-                   divisor: Double(frames)) {
-                blockedSequence.run(
-                    input: xs, weights: w, recurrence: blockedR, inputBias: wb, recurrentBias: rb, initialHidden: nil,
-                    sequenceLengths: nil, output: ys, finalHidden: h, scratch: sequenceScratch)
+            for (width, (_, packed, layout)) in zip(widths, packedR) {
+                let packedSequence = try GRUKernel(sequenceLength: frames, batchSize: 1, inputSize: inputSize, hiddenSize: hidden,
+                                                   linearBeforeReset: true, packedRecurrence: true, vectorWidth: width)
+                report("GRU sequence T=\(frames) I=\(inputSize) H=\(hidden), per frame, \(layout) R", samples: max(sampleCount / 20, 5),
+                       divisor: Double(frames)) {
+                    packedSequence.run(
+                        input: xs, weights: w, recurrence: packed, inputBias: wb, recurrentBias: rb, initialHidden: nil,
+                        sequenceLengths: nil, output: ys, finalHidden: h, scratch: sequenceScratch)
+                }
             }
         }
 
@@ -107,6 +120,13 @@ struct KernelScenario: BenchmarkScenario {
             }
             print(String(format: "    %@: ours %.0f GB/s (row-blocked %.0f), OpenBLAS %.0f GB/s, ours / OpenBLAS time %.2f (row-blocked %.2f)", place,
                          bytes / ours / 1e3, bytes / rowBlocked / 1e3, bytes / openBLAS / 1e3, ours / openBLAS, rowBlocked / openBLAS))
+            if VectorWidth.available == .avx512, let transposed = BlockTransposedMatrix(rows: rows, columns: columns) {
+                let wide = report("matrix-vector \(rows)×\(columns), weights in \(place): ours, block-transposed (AVX-512)", samples: sampleCount) {
+                    transposed.multiply(matrices[index], x: vector, y: result)
+                    index = (index + 1) % matrices.count
+                }
+                print(String(format: "    %@: block-transposed %.0f GB/s, %.2f× the row-blocked time", place, bytes / wide / 1e3, wide / rowBlocked))
+            }
         }
 
         // A few streams at once (StreamBatch's small batches): up to `rowDotVectorLimit` vectors
@@ -166,6 +186,13 @@ struct KernelScenario: BenchmarkScenario {
 
     /// Prints the median and p99 in µs; returns the median in µs.
     @discardableResult
+    private static func name(of layout: PackedMatrixLayout) -> String {
+        switch layout {
+        case .rowBlocked: "row-blocked"
+        case .blockTransposed: "block-transposed (AVX-512)"
+        }
+    }
+
     private func report(_ label: String, samples: Int, divisor: Double = 1, _ work: () -> Void) -> Double {
         let timing = TimingSamples.measure(warmUp: max(samples / 20, 3), count: samples, work, keep: { _ in })
         let padded = label.padding(toLength: max(label.count, 64), withPad: " ", startingAt: 0)

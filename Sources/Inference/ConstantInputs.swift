@@ -12,7 +12,7 @@ struct ConstantInputs {
 
     /// The weight `tensor` with each of its `layout.rows × layout.columns` matrices packed by
     /// `layout`, shared with every other plan of the graph that asks for the same.
-    func rowBlocked(_ tensor: Tensor, layout: RowBlockedMatrix) throws -> Tensor {
-        try relaidWeights.rowBlocked(tensor, layout: layout)
+    func packed(_ tensor: Tensor, layout: PackedMatrixLayout) throws -> Tensor {
+        try relaidWeights.packed(tensor, layout: layout)
     }
 }

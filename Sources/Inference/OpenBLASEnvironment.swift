@@ -13,9 +13,6 @@ import Glibc
 ///   (ONNX Runtime, tract) choose AVX-512 by themselves, so benchmarks report the core and warn
 ///   (`narrowKernelsWarning`) instead of silently comparing against narrower kernels.
 public enum OpenBLASEnvironment {
-    /// The CPU flags OpenBLAS's AVX-512 SGEMM kernels need, as /proc/cpuinfo names them (the
-    /// subsets its `support_avx512` check asks for).
-    static let avx512Flags: Set<String> = ["avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl"]
     /// OpenBLAS cores whose SGEMM kernels use AVX-512.
     static let avx512Cores: Set<String> = ["skylakex", "cooperlake", "sapphirerapids"]
 
@@ -27,7 +24,7 @@ public enum OpenBLASEnvironment {
     public static func narrowKernelsWarning(
         forcedCore: String?, cpuFlags: Set<String>, loadedCore: String
     ) -> String? {
-        guard avx512Flags.isSubset(of: cpuFlags), !avx512Cores.contains(loadedCore.lowercased()) else { return nil }
+        guard VectorWidth.avx512Flags.isSubset(of: cpuFlags), !avx512Cores.contains(loadedCore.lowercased()) else { return nil }
         if let forcedCore {
             return "OpenBLAS runs \(loadedCore) kernels because OPENBLAS_CORETYPE=\(forcedCore) is set, but this CPU "
                 + "runs AVX-512 ones at about twice the SGEMM rate; unset OPENBLAS_CORETYPE to let OpenBLAS choose"
@@ -40,23 +37,7 @@ public enum OpenBLASEnvironment {
     public static var hostNarrowKernelsWarning: String? {
         narrowKernelsWarning(
             forcedCore: getenv("OPENBLAS_CORETYPE").map { String(cString: $0) },
-            cpuFlags: hostCPUFlags(), loadedCore: loadedCore)
-    }
-
-    /// The flags of the first processor in `/proc/cpuinfo` (those the kernel lets programs use);
-    /// empty where it cannot be read.
-    public static func hostCPUFlags(cpuinfo path: String = "/proc/cpuinfo") -> Set<String> {
-        guard let file = fopen(path, "r") else { return [] }
-        defer { fclose(file) }
-        var line: UnsafeMutablePointer<CChar>?
-        var capacity = 0
-        defer { free(line) }
-        while getline(&line, &capacity, file) > 0, let line {
-            let text = String(cString: line)
-            guard text.hasPrefix("flags"), let colon = text.firstIndex(of: ":") else { continue }
-            return Set(text[text.index(after: colon)...].split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).map(String.init))
-        }
-        return []
+            cpuFlags: VectorWidth.hostCPUFlags(), loadedCore: loadedCore)
     }
 
     /// Unless the environment chooses a thread count, restarts the process once (same executable,

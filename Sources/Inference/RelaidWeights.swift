@@ -1,14 +1,14 @@
 import Synchronization
 
 /// Copies of a graph's constant weights re-laid for the kernels that read them
-/// (`RowBlockedMatrix`), made once per graph and shared by all of its plans (one-frame, chunked,
+/// (`PackedMatrixLayout`), made once per graph and shared by all of its plans (one-frame, chunked,
 /// batched). They live in huge-page arenas like the weights themselves: a one-frame run streams
 /// them from L3 every hop, where 4 KiB pages cost (see `ConstantArena`). An arena reserves
 /// address space generously; only the pages the copies fill are ever backed.
 final class RelaidWeights: Sendable {
     private struct Key: Hashable {
         let source: ObjectIdentifier
-        let layout: RowBlockedMatrix
+        let layout: PackedMatrixLayout
     }
 
     private struct Copy {
@@ -29,7 +29,7 @@ final class RelaidWeights: Sendable {
 
     /// `tensor`, a run of float matrices each `layout.rows × layout.columns` and row-major,
     /// with every matrix packed by `layout`.
-    func rowBlocked(_ tensor: Tensor, layout: RowBlockedMatrix) throws -> Tensor {
+    func packed(_ tensor: Tensor, layout: PackedMatrixLayout) throws -> Tensor {
         let count = layout.rows * layout.columns
         guard tensor.elementType == .float32, count > 0, tensor.elementCount % count == 0 else {
             throw OperatorError("cannot re-lay \(tensor.elementType) \(tensor.shape) as \(layout.rows) × \(layout.columns) matrices")

@@ -4,16 +4,20 @@
 //
 //   public struct GRUKernel
 //     init(sequenceLength:batchSize:inputSize:hiddenSize:linearBeforeReset:direction:
-//          outputTimeStride:rowBlockedRecurrence:) throws
+//          outputTimeStride:packedRecurrence:vectorWidth:) throws
 //         B, I, H ≥ 1 and T ≥ 0 (T = 0: `run` writes no Y and final h = initial h; `step`
 //         ignores T); outputTimeStride: floats between consecutive time steps of Y (default
 //         B·H; for ONNX's [T, D, B, H] output pass D·B·H and offset the output pointer by d·B·H).
-//         rowBlockedRecurrence: the caller can hand R over re-laid (a constant).
-//     let recurrenceLayout: RowBlockedMatrix?     non-nil: R must be packed with it
-//         Set when rowBlockedRecurrence, H % 4 == 0 and B ≤ 4 (the product goes row by row);
-//         the recurrent products then read R as one stream (see RowBlockedMatrix) and give the
-//         same numbers. W stays row-major: re-laying it too made one-frame DFN3 decoder runs
-//         slower, not faster (`dfbench streaming`), though either alone speeds them up.
+//         packedRecurrence: the caller can hand R over re-laid (a constant); vectorWidth: the
+//         widest vectors the recurrent products may use (default: what this CPU has).
+//     let recurrenceLayout: PackedMatrixLayout?     non-nil: R must be packed with it
+//         Set when packedRecurrence and either
+//         - AVX-512, B == 1 and H % 16 == 0: .blockTransposed, one H × H matrix per gate (each
+//           gate's product is its own SIMD16 pass over R as one stream), or
+//         - H % 4 == 0 and B ≤ 4 (the product goes row by row): .rowBlocked, all 3H rows; the
+//           products then read R as one stream and give the row-major numbers.
+//         W stays row-major: re-laying it too made one-frame DFN3 decoder runs slower, not
+//         faster (`dfbench streaming`), though either alone speeds them up.
 //     let scratchCount: Int        floats `run` needs: 4H + B·3H + 2·B·H + max(T, 1)·B·3H
 //     let stepScratchCount: Int    floats `step` needs: 4H + 2·B·3H + B·H
 //     func run(input:weights:recurrence:inputBias:recurrentBias:initialHidden:sequenceLengths:
@@ -36,6 +40,8 @@
 //     otherwise:         n = tanh(x·W_hᵀ + Wb_h + (r ⊙ h)·R_hᵀ + Rb_h)
 //     h' = (1 − z) ⊙ n + z ⊙ h
 
+import AVX512Kernels
+
 public enum GRUDirection: Sendable, Hashable {
     case forward
     case reverse
@@ -51,12 +57,12 @@ public struct GRUKernel: Sendable, Hashable {
     public let outputTimeStride: Int
     public let scratchCount: Int
     public let stepScratchCount: Int
-    public let recurrenceLayout: RowBlockedMatrix?
+    public let recurrenceLayout: PackedMatrixLayout?
 
     public init(
         sequenceLength: Int, batchSize: Int, inputSize: Int, hiddenSize: Int,
         linearBeforeReset: Bool, direction: GRUDirection = .forward, outputTimeStride: Int? = nil,
-        rowBlockedRecurrence: Bool = false
+        packedRecurrence: Bool = false, vectorWidth: VectorWidth = .available
     ) throws {
         let name = "GRU"
         guard sequenceLength >= 0, batchSize >= 1, inputSize >= 1, hiddenSize >= 1 else {
@@ -89,8 +95,14 @@ public struct GRUKernel: Sendable, Hashable {
         self.linearBeforeReset = linearBeforeReset
         self.direction = direction
         self.outputTimeStride = timeStride
-        let rowByRow = rowBlockedRecurrence && hiddenSize % 4 == 0 && batchSize <= GEMMKernel.rowDotVectorLimit
-        recurrenceLayout = rowByRow ? RowBlockedMatrix(rows: gates, columns: hiddenSize) : nil
+        if packedRecurrence, vectorWidth == .avx512, batchSize == 1,
+           let gate = BlockTransposedMatrix(rows: hiddenSize, columns: hiddenSize) {
+            recurrenceLayout = .blockTransposed(gate)
+        } else if packedRecurrence && hiddenSize % 4 == 0 && batchSize <= GEMMKernel.rowDotVectorLimit {
+            recurrenceLayout = .rowBlocked(RowBlockedMatrix(rows: gates, columns: hiddenSize))
+        } else {
+            recurrenceLayout = nil
+        }
     }
 
     public func run(
@@ -231,17 +243,23 @@ public struct GRUKernel: Sendable, Hashable {
     }
 
     /// y_b = x_b · Mᵀ for each batch row's state-sized x_b (rows of y 3H apart), M `rows` rows
-    /// of R from `matrix` on, row-major or row-blocked as `recurrenceLayout` says (its blocks
-    /// start at row 0, so a gate, H % 4 == 0 rows, starts a whole block).
+    /// of R from `matrix` on (whole gates), laid out as `recurrenceLayout` says: row-major,
+    /// row-blocked (its blocks start at row 0, so a gate, H % 4 == 0 rows, starts a whole block)
+    /// or block-transposed gate by gate.
     @inline(__always)
     private func multiplyRecurrence(
         _ matrix: UnsafePointer<Float>, rows: Int, by x: UnsafePointer<Float>, into y: UnsafeMutablePointer<Float>
     ) {
         let size = hiddenSize
-        if recurrenceLayout != nil {
+        switch recurrenceLayout {
+        case .blockTransposed(let gate):
+            for first in stride(from: 0, to: rows, by: size) {
+                gate.multiply(matrix + first * size, x: x, y: y + first)
+            }
+        case .rowBlocked:
             RowBlockedMatrix(rows: rows, columns: size).multiply(
                 matrix, alpha: 1, vectors: batchSize, x: x, ldx: size, beta: 0, y: y, ldy: 3 * size, yStride: 1)
-        } else {
+        case nil:
             GEMMKernel.multiply(
                 transposeA: false, transposeB: true, m: batchSize, n: rows, k: size,
                 alpha: 1, a: x, lda: size, b: matrix, ldb: size, beta: 0, c: y, ldc: 3 * size)

@@ -69,8 +69,8 @@ struct GRU: Operator {
         return [ValueDescriptor(.float32, y), ValueDescriptor(.float32, state)]
     }
 
-    /// An R that is one of the graph's weights is read re-laid by the kernel's row-by-row recurrent
-    /// products (`RowBlockedMatrix`).
+    /// An R that is one of the graph's weights is read re-laid for the kernel's recurrent products
+    /// (`PackedMatrixLayout`).
     func makeKernel(inputs: [Tensor?], outputs: [Tensor], constants: ConstantInputs) throws -> any Kernel {
         let g = try geometry(inputs.map { $0.map { ValueDescriptor(constant: $0) } })
         let d = directions.count
@@ -78,7 +78,7 @@ struct GRU: Operator {
             try GRUKernel(
                 sequenceLength: g.sequenceLength, batchSize: g.batch, inputSize: g.inputSize, hiddenSize: g.hidden,
                 linearBeforeReset: linearBeforeReset, direction: $0, outputTimeStride: d * g.batch * g.hidden,
-                rowBlockedRecurrence: constants.contain([2]))
+                packedRecurrence: constants.contain([2]))
         }
         let r = try inputs.required(2)
         let x = try inputs.required(0)
@@ -98,7 +98,7 @@ struct GRU: Operator {
         let timeMajorInitial = batchMajor && initial != nil ? try Tensor(zeros: .float32, shape: [d, g.batch, g.hidden]) : initial
         return GRUNodeKernel(
             kernels: kernels, x: x, w: try inputs.required(1),
-            r: try kernels[0].recurrenceLayout.map { try constants.rowBlocked(r, layout: $0) } ?? r, bias: inputs.count > 3 ? inputs[3] : nil,
+            r: try kernels[0].recurrenceLayout.map { try constants.packed(r, layout: $0) } ?? r, bias: inputs.count > 3 ? inputs[3] : nil,
             lengths: lengths, lengthsAsInt: lengths == nil ? nil : try Tensor(zeros: .int64, shape: [g.batch]),
             initial: initial, y: outputs[0], yH: outputs[1],
             timeMajorInput: timeMajorInput, timeMajorOutput: timeMajorOutput, timeMajorState: timeMajorState, timeMajorInitial: timeMajorInitial,

@@ -1,14 +1,20 @@
+import AVX512Kernels
 import Inference
 import ONNX
 import Testing
 import TestSupport
 
 /// A GRU whose R is a weight of the graph (an initializer or a Constant node's value, as DFN3's
-/// encoder has it) reads it re-laid (RowBlockedMatrix), made once per graph while planning, where
-/// weights fed as graph inputs are read as they are. The two must give the same
-/// numbers, bit for bit, at one step and over several, for both `linear_before_reset`, and for
-/// a hidden size the re-laying leaves alone (not a multiple of 4). Plans of one graph share the
-/// re-laid copy, which must not leak from one plan's shapes into another's.
+/// encoder has it) reads it re-laid (`PackedMatrixLayout`), made once per graph while planning,
+/// where weights fed as graph inputs are read as they are. The two must give the same numbers at
+/// one step and over several, for both `linear_before_reset`, and for a hidden size the
+/// re-laying leaves alone (not a multiple of 4). Plans of one graph share the re-laid copy, which
+/// must not leak from one plan's shapes into another's (that would be an error of order 0.1).
+///
+/// Row-blocked R (AVX2) gives the row-major numbers bit for bit. Block-transposed R (AVX-512,
+/// H = 64) sums each product in another order, so there the two may differ by rounding: each is
+/// within ~sqrt(H) · ε · Σ|terms| ≈ 8 · 6e-8 · 4 ≈ 2e-6 of the exact value per step (|h| ≤ 1,
+/// weights ≤ 1/sqrt(H) in size, gates of slope ≤ 1), so 1e-5 per step is allowed.
 struct ConstantGRUWeightsTests {
     static func proto(_ name: String, _ dims: [Int], _ values: [Float]) -> TensorProto {
         var proto = TensorProto()
@@ -75,7 +81,13 @@ struct ConstantGRUWeightsTests {
                     let relaid = try Self.run(constant, steps: steps, hidden: hidden, feedingWeights: false)
                     let expected = try Self.run(fed, steps: steps, hidden: hidden, feedingWeights: true)
                     #expect(relaid.count == steps * hidden)
-                    #expect(relaid == expected, "\(source) T=\(steps) H=\(hidden) linear_before_reset=\(linearBeforeReset)")
+                    let label = "\(source) T=\(steps) H=\(hidden) linear_before_reset=\(linearBeforeReset)"
+                    if VectorWidth.available == .avx512 && hidden % BlockTransposedMatrix.rowMultiple == 0 {
+                        let worst = zip(relaid, expected).map { abs($0 - $1) }.max() ?? 0
+                        #expect(worst <= 1e-5 * Float(steps), "\(label): differs by \(worst)")
+                    } else {
+                        #expect(relaid == expected, "\(label)")
+                    }
                 }
             }
         }

@@ -52,7 +52,7 @@ struct OpenBLASEnvironmentTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         try "processor\t: 0\nvendor_id\t: AuthenticAMD\nflags\t\t: fpu avx2 avx512f\tavx512vl\nbugs\t\t: sysret_ss_attrs\n\nprocessor\t: 1\nflags\t\t: fpu\n"
             .write(toFile: path, atomically: true, encoding: .utf8)
-        #expect(OpenBLASEnvironment.hostCPUFlags(cpuinfo: path) == ["fpu", "avx2", "avx512f", "avx512vl"])
-        #expect(OpenBLASEnvironment.hostCPUFlags(cpuinfo: path + ".missing").isEmpty)
+        #expect(VectorWidth.hostCPUFlags(cpuinfo: path) == ["fpu", "avx2", "avx512f", "avx512vl"])
+        #expect(VectorWidth.hostCPUFlags(cpuinfo: path + ".missing").isEmpty)
     }
 }

@@ -24,11 +24,13 @@ struct GRUCase: CustomStringConvertible {
         "T=\(steps) B=\(batch) I=\(inputSize) H=\(hiddenSize) lbr=\(linearBeforeReset) \(direction) lengths=\(lengths.map { "\($0)" } ?? "all") Wb=\(inputBias != nil) Rb=\(recurrentBias != nil) h0=\(initialHidden != nil)"
     }
 
-    static func random(using generator: inout SplitMix64) -> GRUCase {
+    static func random(
+        using generator: inout SplitMix64, batches: [Int] = [1, 1, 2, 3, 4], hiddenSizes: [Int] = [1, 3, 8, 13, 16, 24]
+    ) -> GRUCase {
         let steps = [0, 1, 1, 2, 3, 5, 8].randomElement(using: &generator)!
-        let batch = [1, 1, 2, 3, 4].randomElement(using: &generator)!
+        let batch = batches.randomElement(using: &generator)!
         let inputSize = Int.random(in: 1...20, using: &generator)
-        let hiddenSize = [1, 3, 8, 13, 16, 24].randomElement(using: &generator)!
+        let hiddenSize = hiddenSizes.randomElement(using: &generator)!
         // Weights ~ U(±1/sqrt(H)) as PyTorch initialises them, so the state neither saturates nor vanishes.
         let scale = 1 / Float(hiddenSize).squareRoot()
         let optional = { (count: Int, generator: inout SplitMix64) -> [Float]? in
@@ -46,11 +48,11 @@ struct GRUCase: CustomStringConvertible {
             initialHidden: optional(batch * hiddenSize, &generator))
     }
 
-    func makeKernel(outputTimeStride: Int? = nil, rowBlockedRecurrence: Bool = false) throws -> GRUKernel {
+    func makeKernel(outputTimeStride: Int? = nil, packedRecurrence: Bool = false, vectorWidth: VectorWidth = .avx2) throws -> GRUKernel {
         try GRUKernel(
             sequenceLength: steps, batchSize: batch, inputSize: inputSize, hiddenSize: hiddenSize,
             linearBeforeReset: linearBeforeReset, direction: direction, outputTimeStride: outputTimeStride,
-            rowBlockedRecurrence: rowBlockedRecurrence)
+            packedRecurrence: packedRecurrence, vectorWidth: vectorWidth)
     }
 
     /// Y [T, B, H] and the final state [B, H]. Each value's `magnitude` is the running sum, over

@@ -128,7 +128,7 @@ struct GRUTests {
         for index in 0..<300 {
             var test = GRUCase.random(using: &generator)
             let rowMajor = Self.run(test, kernel: try test.makeKernel())
-            let kernel = try test.makeKernel(rowBlockedRecurrence: true)
+            let kernel = try test.makeKernel(packedRecurrence: true, vectorWidth: .avx2)
             #expect((kernel.recurrenceLayout != nil) == (test.hiddenSize % 4 == 0 && test.batch <= 4), "case \(index) \(test): layout")
             guard let layout = kernel.recurrenceLayout else { continue }
             test.r = Self.packed(test.r, layout)
@@ -140,10 +140,57 @@ struct GRUTests {
         #expect(blocked >= 100, "only \(blocked) row-blocked cases")
     }
 
-    static func packed(_ matrix: [Float], _ layout: RowBlockedMatrix) -> [Float] {
+    @Test("a block-transposed R (AVX-512, one stream, H a multiple of 16) follows the ONNX definition",
+          .enabled(if: VectorWidth.available == .avx512, "AVX-512 kernels are off here (the CPU lacks x86-64-v4, or DFKIT_VECTOR_WIDTH=256)"))
+    func blockTransposedRecurrence() throws {
+        var generator = SplitMix64(seed: 54)
+        for index in 0..<120 {
+            var test = GRUCase.random(using: &generator, batches: [1], hiddenSizes: [16, 48, 128, 144, 256])
+            let kernel = try test.makeKernel(packedRecurrence: true, vectorWidth: .avx512)
+            guard case .blockTransposed(let gate)? = kernel.recurrenceLayout, gate.rows == test.hiddenSize else {
+                Issue.record("case \(index) \(test): layout \(String(describing: kernel.recurrenceLayout))")
+                continue
+            }
+            let (output, finalHidden) = test.reference()
+            test.r = Self.packed(test.r, kernel.recurrenceLayout!)
+            let result = Self.run(test, kernel: kernel)
+            let absolute = 2e-6 * Double(max(test.steps, 1))
+            #expect(result.guardsIntact, "case \(index) \(test) wrote outside its buffers")
+            expectClose(result.output, output, absolute: absolute, "case \(index) \(test) Y")
+            expectClose(result.finalHidden, finalHidden, absolute: absolute, "case \(index) \(test) Y_h")
+        }
+    }
+
+    @Test("the block-transposed layout is chosen only for AVX-512, one stream and H a multiple of 16",
+          .enabled(if: VectorWidth.available == .avx512, "AVX-512 kernels are off here (the CPU lacks x86-64-v4, or DFKIT_VECTOR_WIDTH=256)"))
+    func blockTransposedChoice() throws {
+        func layout(batch: Int, hidden: Int, width: VectorWidth, packed: Bool = true) throws -> PackedMatrixLayout? {
+            try GRUKernel(sequenceLength: 2, batchSize: batch, inputSize: 3, hiddenSize: hidden, linearBeforeReset: true,
+                          packedRecurrence: packed, vectorWidth: width).recurrenceLayout
+        }
+        guard case .blockTransposed? = try layout(batch: 1, hidden: 32, width: .avx512) else {
+            Issue.record("B = 1, H = 32, AVX-512: not block-transposed")
+            return
+        }
+        guard case .rowBlocked? = try layout(batch: 1, hidden: 32, width: .avx2),
+              case .rowBlocked? = try layout(batch: 2, hidden: 32, width: .avx512),
+              case .rowBlocked? = try layout(batch: 1, hidden: 36, width: .avx512) else {
+            Issue.record("AVX2, two streams or H = 36 should fall back to row-blocked")
+            return
+        }
+        #expect(try layout(batch: 1, hidden: 32, width: .avx512, packed: false) == nil)
+    }
+
+    /// `matrix` with each of its `layout.rows × layout.columns` matrices packed by `layout`.
+    static func packed(_ matrix: [Float], _ layout: PackedMatrixLayout) -> [Float] {
         var packed = [Float](repeating: .nan, count: matrix.count)
+        let count = layout.rows * layout.columns
         matrix.withUnsafeBufferPointer { matrix in
-            packed.withUnsafeMutableBufferPointer { layout.pack(matrix.baseAddress!, lda: layout.columns, into: $0.baseAddress!) }
+            packed.withUnsafeMutableBufferPointer { packed in
+                for offset in stride(from: 0, to: matrix.count, by: count) {
+                    layout.pack(matrix.baseAddress! + offset, lda: layout.columns, into: packed.baseAddress! + offset)
+                }
+            }
         }
         return packed
     }

@@ -1,0 +1,34 @@
+import AVX512Kernels
+
+/// How a constant matrix is re-laid for the products a kernel runs on it; `RelaidWeights` packs
+/// each weight once per graph.
+public enum PackedMatrixLayout: Sendable, Hashable {
+    /// For SIMD8 dot products of blocks of four rows (`RowBlockedMatrix`).
+    case rowBlocked(RowBlockedMatrix)
+    /// For SIMD16 products of blocks of 128 rows, column after column (`BlockTransposedMatrix`,
+    /// AVX-512 only).
+    case blockTransposed(BlockTransposedMatrix)
+
+    public var rows: Int {
+        switch self {
+        case .rowBlocked(let matrix): matrix.rows
+        case .blockTransposed(let matrix): matrix.rows
+        }
+    }
+
+    public var columns: Int {
+        switch self {
+        case .rowBlocked(let matrix): matrix.columns
+        case .blockTransposed(let matrix): matrix.columns
+        }
+    }
+
+    /// Writes the `rows × columns` row-major matrix at `source` (rows `lda` apart) into
+    /// `destination`, which holds `rows · columns` floats.
+    public func pack(_ source: UnsafePointer<Float>, lda: Int, into destination: UnsafeMutablePointer<Float>) {
+        switch self {
+        case .rowBlocked(let matrix): matrix.pack(source, lda: lda, into: destination)
+        case .blockTransposed(let matrix): matrix.pack(source, lda: lda, into: destination)
+        }
+    }
+}
