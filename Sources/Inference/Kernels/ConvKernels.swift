@@ -2,7 +2,7 @@
 //
 //   public struct ConvKernel
 //     init(batchCount:inputChannels:outputChannels:groups:inputShape:kernelShape:
-//          strides:dilations:padsBegin:padsEnd:activation:scratchBudget:) throws
+//          strides:dilations:padsBegin:padsEnd:activation:scratchBudget:vectorWidth:) throws
 //         inputShape/kernelShape: the spatial sizes ([W] or [H, W]); strides, dilations and
 //         pads (begin and end per axis, ONNX `pads` split in halves; auto_pad resolved by the
 //         caller) have one entry per axis or are empty for the ONNX defaults (1, 1, 0, 0).
@@ -11,9 +11,11 @@
 //         L1's worth: DFN3's df_conv0 over 100-frame chunks takes 0.6× the time it took in
 //         blocks of 256 KiB, `dfbench streaming --chunk 100 --profile-nodes`); im2col then
 //         works in blocks of whole output rows (at least one row).
+//         vectorWidth: the widest vectors the direct strategy may use (default: what this CPU
+//         has; with AVX-512, ≤ 6 outputs per group run `FewOutputConvolution`'s SIMD16 tile).
 //         Throws when channels do not divide by groups, a size is out of range, the output
 //         would be empty, or a buffer size overflows.
-//     init(geometry:activation:scratchBudget:) throws    the same from a resolved geometry
+//     init(geometry:activation:scratchBudget:vectorWidth:) throws    the same from a resolved geometry
 //     let layout: ConvolutionLayout             its sizes also read as the kernel's own:
 //       outputShape: [Int]                      spatial output sizes
 //       inputCount, weightCount, outputCount    floats in X [N, C, …], W [M, C/group, …], Y [N, M, …]
@@ -43,6 +45,8 @@
 // Blocking keeps the copy cache-resident (whole-sequence DFN3 layers would otherwise need
 // tens of MB of scratch). The epilogue (bias + activation) is one pass per output row.
 
+import AVX512Kernels
+
 @dynamicMemberLookup
 public struct ConvKernel: Sendable, Hashable {
     public enum Strategy: Sendable, Hashable {
@@ -62,6 +66,7 @@ public struct ConvKernel: Sendable, Hashable {
     public let scratchCount: Int
     /// Output rows per im2col block.
     public let rowsPerBlock: Int
+    public let vectorWidth: VectorWidth
 
     public subscript<Value>(dynamicMember size: KeyPath<ConvolutionLayout, Value>) -> Value { layout[keyPath: size] }
 
@@ -92,16 +97,17 @@ public struct ConvKernel: Sendable, Hashable {
         batchCount: Int, inputChannels: Int, outputChannels: Int, groups: Int = 1,
         inputShape: [Int], kernelShape: [Int], strides: [Int] = [], dilations: [Int] = [],
         padsBegin: [Int] = [], padsEnd: [Int] = [], activation: Activation = .identity,
-        scratchBudget: Int = 1 << 14
+        scratchBudget: Int = 1 << 14, vectorWidth: VectorWidth = .available
     ) throws {
         let geometry = try ConvolutionGeometry(
             batch: batchCount, inputChannels: inputChannels, outputChannels: outputChannels, groups: groups,
             inputShape: inputShape, kernelShape: kernelShape, strides: strides, dilations: dilations,
             padsBegin: padsBegin, padsEnd: padsEnd, kernel: "Conv")
-        try self.init(geometry: geometry, activation: activation, scratchBudget: scratchBudget)
+        try self.init(geometry: geometry, activation: activation, scratchBudget: scratchBudget, vectorWidth: vectorWidth)
     }
 
-    init(geometry: ConvolutionGeometry, activation: Activation = .identity, scratchBudget: Int = 1 << 14) throws {
+    init(geometry: ConvolutionGeometry, activation: Activation = .identity, scratchBudget: Int = 1 << 14,
+         vectorWidth: VectorWidth = .available) throws {
         let layout = try ConvolutionLayout(geometry, transposed: false)
         let (height, width, groups) = (layout.height, layout.width, layout.groups)
         let groupOutputs = layout.outputChannels / groups
@@ -127,6 +133,7 @@ public struct ConvKernel: Sendable, Hashable {
         self.activation = activation
         self.strategy = strategy
         self.rowsPerBlock = rowsPerBlock
+        self.vectorWidth = vectorWidth
         let depthwisePath = strategy == .depthwise ? DepthwisePath(layout) : nil
         self.depthwisePath = depthwisePath
         switch strategy {
@@ -310,10 +317,20 @@ public struct ConvKernel: Sendable, Hashable {
     /// The direct strategy for ≤ 6 outputs per group: each tap's broadcast weight multiplies 16
     /// columns (two vectors per row instead of one). A group of five outputs (DFN3's df_convp)
     /// runs a five-row tile; smaller groups repeat their last row in the six-row tile, unstored.
+    /// With AVX-512, `FewOutputConvolution` runs the same tiles over 32 columns.
     private func runDirectPaired(input: UnsafePointer<Float>, weights: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>) {
         let groupInputs = layout.inputChannels / layout.groups
         let tapStep = layout.height.dilation * layout.width.inputSize
         let plane = layout.outputPlane
+        if vectorWidth == .avx512 {
+            forEachDirectGroup(input: input, weights: weights, output: output) { group in
+                FewOutputConvolution.run(
+                    outputs: group.last + 1, input: group.input, channels: groupInputs, channelStride: layout.inputPlane,
+                    taps: layout.height.kernelSize, tapStride: tapStep, filters: group.filters, depth: group.depth,
+                    output: group.output, plane: plane)
+            }
+            return
+        }
         forEachDirectGroup(input: input, weights: weights, output: output) { group in
             let (groupInput, groupOutput, last) = (group.input, group.output, group.last)
             let (w0, w1, w2) = (group.filter(0), group.filter(1), group.filter(2))

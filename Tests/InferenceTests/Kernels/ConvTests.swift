@@ -6,14 +6,17 @@ import Testing
 
 @Suite("Conv kernel")
 struct ConvTests {
+    /// AVX2 everywhere, and AVX-512 too where the CPU has it (`FewOutputConvolution`).
+    static let widths: [VectorWidth] = VectorWidth.available == .avx512 ? [.avx2, .avx512] : [.avx2]
+
     static func run(
-        _ test: ConvolutionCase, scratchBudget: Int = 1 << 16, using generator: inout SplitMix64
+        _ test: ConvolutionCase, scratchBudget: Int = 1 << 16, vectorWidth: VectorWidth = .avx2, using generator: inout SplitMix64
     ) throws -> (ConvKernel, [Float], [ReferenceValue], Bool) {
         let kernel = try ConvKernel(
             batchCount: test.batch, inputChannels: test.inputChannels, outputChannels: test.outputChannels,
             groups: test.groups, inputShape: test.inputShape, kernelShape: test.kernelShape, strides: test.strides,
             dilations: test.dilations, padsBegin: test.padsBegin, padsEnd: test.padsEnd, activation: test.activation,
-            scratchBudget: scratchBudget)
+            scratchBudget: scratchBudget, vectorWidth: vectorWidth)
         let input = generator.floats(kernel.inputCount)
         let weights = generator.floats(kernel.weightCount)
         let bias = generator.floats(test.outputChannels)
@@ -50,12 +53,14 @@ struct ConvTests {
             let test = ConvolutionCase.random(kind: kind, transposed: false, using: &generator)
             // Small budgets split im2col into blocks of output rows (down to one row per block).
             let budget = [1, 40, 200, 1 << 16].randomElement(using: &generator)!
-            let (kernel, actual, expected, guardsIntact) = try Self.run(test, scratchBudget: budget, using: &generator)
-            strategies.insert(kernel.strategy)
-            if kernel.strategy == .im2col && kernel.rowsPerBlock < kernel.outputHeight { blocked += 1 }
-            #expect(kernel.outputShape == test.convOutputShape, "case \(index) \(test)")
-            #expect(guardsIntact, "case \(index) \(test) wrote outside its output or scratch")
-            expectClose(actual, expected, "case \(index) \(test) [\(kernel.strategy), \(kernel.rowsPerBlock) rows per block]")
+            for width in Self.widths {
+                let (kernel, actual, expected, guardsIntact) = try Self.run(test, scratchBudget: budget, vectorWidth: width, using: &generator)
+                strategies.insert(kernel.strategy)
+                if kernel.strategy == .im2col && kernel.rowsPerBlock < kernel.outputHeight && width == .avx2 { blocked += 1 }
+                #expect(kernel.outputShape == test.convOutputShape, "case \(index) \(test)")
+                #expect(guardsIntact, "case \(index) \(test) \(width) wrote outside its output or scratch")
+                expectClose(actual, expected, "case \(index) \(test) [\(kernel.strategy), \(kernel.rowsPerBlock) rows per block, \(width)]")
+            }
         }
         let wanted: ConvKernel.Strategy = [.im2col, .depthwise, .pointwise, .direct, .directOnPaddedRows][kind]
         #expect(strategies.contains(wanted), "kind \(kind) never reached \(wanted): \(strategies)")
@@ -84,9 +89,11 @@ struct ConvTests {
             ConvolutionCase(batch: 1, inputChannels: 4, outputChannels: 4, groups: 4, inputShape: [3, 10], kernelShape: [1, 4], strides: [1, 2], dilations: [1, 1], padsBegin: [0, 2], padsEnd: [0, 1], outputPadding: [], hasBias: true, activation: .tanh),
         ]
         for test in layers {
-            let (_, actual, expected, guardsIntact) = try Self.run(test, using: &generator)
-            #expect(guardsIntact, "\(test)")
-            expectClose(actual, expected, "\(test)")
+            for width in Self.widths {
+                let (_, actual, expected, guardsIntact) = try Self.run(test, vectorWidth: width, using: &generator)
+                #expect(guardsIntact, "\(test) \(width)")
+                expectClose(actual, expected, "\(test) \(width)")
+            }
         }
     }
 
