@@ -32,7 +32,7 @@ public enum FewOutputConvolution {
             for channel in 0..<channels {
                 var row = input + channel * channelStride + column
                 for _ in 0..<taps {
-                    let low = load(row, lanes: lowLanes), high = load(row + 16, lanes: highLanes)
+                    let low = row.loadVector(lanes: lowLanes), high = (row + 16).loadVector(lanes: highLanes)
                     var weight = SIMD16(repeating: w0[tap])
                     a0.addProduct(weight, low)
                     b0.addProduct(weight, high)
@@ -60,8 +60,8 @@ public enum FewOutputConvolution {
             func store(_ low: SIMD16<Float>, _ high: SIMD16<Float>, row outputRow: Int) {
                 guard outputRow <= last else { return }
                 let target = output + outputRow * plane + column
-                Self.store(low, at: target, lanes: lowLanes)
-                Self.store(high, at: target + 16, lanes: highLanes)
+                target.storeVector(low, lanes: lowLanes)
+                (target + 16).storeVector(high, lanes: highLanes)
             }
             store(a0, b0, row: 0)
             store(a1, b1, row: 1)
@@ -79,24 +79,5 @@ public enum FewOutputConvolution {
             if column < plane { tile(rows: rows, column: column, lanes: plane - column) }
         }
         if outputs == 5 { columns(rows: 5) } else { columns(rows: 6) }
-    }
-
-    /// `lanes` (0...16) floats from `source`, zero-padded.
-    @inline(__always)
-    static func load(_ source: UnsafePointer<Float>, lanes: Int) -> SIMD16<Float> {
-        if lanes == 16 { return UnsafeRawPointer(source).loadUnaligned(as: SIMD16<Float>.self) }
-        var vector = SIMD16<Float>()
-        for lane in 0..<lanes { vector[lane] = source[lane] }
-        return vector
-    }
-
-    /// The first `lanes` (0...16) floats of `vector` to `target`.
-    @inline(__always)
-    static func store(_ vector: SIMD16<Float>, at target: UnsafeMutablePointer<Float>, lanes: Int) {
-        if lanes == 16 {
-            UnsafeMutableRawPointer(target).storeBytes(of: vector, as: SIMD16<Float>.self)
-            return
-        }
-        for lane in 0..<lanes { target[lane] = vector[lane] }
     }
 }

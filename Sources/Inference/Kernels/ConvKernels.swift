@@ -11,8 +11,10 @@
 //         L1's worth: DFN3's df_conv0 over 100-frame chunks takes 0.6× the time it took in
 //         blocks of 256 KiB, `dfbench streaming --chunk 100 --profile-nodes`); im2col then
 //         works in blocks of whole output rows (at least one row).
-//         vectorWidth: the widest vectors the direct strategy may use (default: what this CPU
-//         has; with AVX-512, ≤ 6 outputs per group run `FewOutputConvolution`'s SIMD16 tile).
+//         vectorWidth: the widest vectors the kernel may use (default: what this CPU has). With
+//         AVX-512, the direct strategy's ≤ 6 outputs per group run `FewOutputConvolution`'s
+//         SIMD16 tile and the SGEMM strategies over planes of ≥ 48 columns `ConvolutionProduct`
+//         (bias and ReLU fused).
 //         Throws when channels do not divide by groups, a size is out of range, the output
 //         would be empty, or a buffer size overflows.
 //     init(geometry:activation:scratchBudget:vectorWidth:) throws    the same from a resolved geometry
@@ -67,6 +69,9 @@ public struct ConvKernel: Sendable, Hashable {
     /// Output rows per im2col block.
     public let rowsPerBlock: Int
     public let vectorWidth: VectorWidth
+    /// The SGEMM strategies' width: AVX-512 products only over planes of at least
+    /// `ConvolutionProduct.minimumColumns`.
+    let productWidth: VectorWidth
 
     public subscript<Value>(dynamicMember size: KeyPath<ConvolutionLayout, Value>) -> Value { layout[keyPath: size] }
 
@@ -134,6 +139,7 @@ public struct ConvKernel: Sendable, Hashable {
         self.strategy = strategy
         self.rowsPerBlock = rowsPerBlock
         self.vectorWidth = vectorWidth
+        productWidth = vectorWidth == .avx512 && layout.outputPlane >= ConvolutionProduct.minimumColumns ? .avx512 : .avx2
         let depthwisePath = strategy == .depthwise ? DepthwisePath(layout) : nil
         self.depthwisePath = depthwisePath
         switch strategy {
@@ -182,8 +188,12 @@ public struct ConvKernel: Sendable, Hashable {
             runDirectOnPaddedRows(input: input, weights: weights, output: output, paddedRows: scratch)
             applyEpilogue(bias: bias, output: output)
         case .pointwise, .im2col:
-            runGEMM(input: input, weights: weights, output: output, scratch: scratch)
-            applyEpilogue(bias: bias, output: output)
+            runGEMM(input: input, weights: weights, bias: bias, output: output, scratch: scratch)
+            if productWidth == .avx2 {
+                applyEpilogue(bias: bias, output: output)
+            } else if activation != .identity && activation != .relu {
+                applyEpilogue(bias: nil, output: output)
+            }
         }
         if let residual {
             zipVectors(output, residual, output, layout.outputCount) { $0 + $1 }
@@ -193,10 +203,25 @@ public struct ConvKernel: Sendable, Hashable {
     /// The most output channels per group the direct strategy keeps in registers.
     static let directOutputLimit = 8
 
+    /// With AVX-512 the products are `ConvolutionProduct`'s, which add the bias and apply a ReLU
+    /// as they store; `run` applies any other activation in its own pass.
     private func runGEMM(
-        input: UnsafePointer<Float>, weights: UnsafePointer<Float>,
+        input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
         output: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>?
     ) {
+        @inline(__always) func multiply(
+            m: Int, n: Int, k: Int, a: UnsafePointer<Float>, lda: Int, b: UnsafePointer<Float>, ldb: Int,
+            bias: UnsafePointer<Float>?, c: UnsafeMutablePointer<Float>, ldc: Int
+        ) {
+            if productWidth == .avx512 {
+                ConvolutionProduct.run(m: m, n: n, k: k, w: a, lda: lda, x: b, ldb: ldb, bias: bias,
+                                       rectified: activation == .relu, y: c, ldc: ldc)
+            } else {
+                GEMMKernel.multiply(
+                    transposeA: false, transposeB: false, m: m, n: n, k: k,
+                    alpha: 1, a: a, lda: lda, b: b, ldb: ldb, beta: 0, c: c, ldc: ldc)
+            }
+        }
         let groupInputs = layout.inputChannels / layout.groups
         let groupOutputs = layout.outputChannels / layout.groups
         let depth = groupInputs * layout.height.kernelSize * layout.width.kernelSize
@@ -205,11 +230,10 @@ public struct ConvKernel: Sendable, Hashable {
                 let groupInput = input + (image * layout.inputChannels + group * groupInputs) * layout.inputPlane
                 let groupWeights = weights + group * groupOutputs * depth
                 let groupOutput = output + (image * layout.outputChannels + group * groupOutputs) * layout.outputPlane
+                let groupBias = bias.map { $0 + group * groupOutputs }
                 guard strategy == .im2col else {
-                    GEMMKernel.multiply(
-                        transposeA: false, transposeB: false, m: groupOutputs, n: layout.outputPlane, k: depth,
-                        alpha: 1, a: groupWeights, lda: depth, b: groupInput, ldb: layout.outputPlane,
-                        beta: 0, c: groupOutput, ldc: layout.outputPlane)
+                    multiply(m: groupOutputs, n: layout.outputPlane, k: depth, a: groupWeights, lda: depth,
+                             b: groupInput, ldb: layout.outputPlane, bias: groupBias, c: groupOutput, ldc: layout.outputPlane)
                     continue
                 }
                 guard let scratch else { preconditionFailure("ConvKernel.run: im2col needs \(scratchCount) floats of scratch") }
@@ -218,10 +242,8 @@ public struct ConvKernel: Sendable, Hashable {
                     let block = firstRow..<min(firstRow + rowsPerBlock, layout.outputHeight)
                     gatherReceptiveFields(of: groupInput, channels: groupInputs, outputRows: block, into: scratch)
                     let blockPlane = block.count * layout.outputWidth
-                    GEMMKernel.multiply(
-                        transposeA: false, transposeB: false, m: groupOutputs, n: blockPlane, k: depth,
-                        alpha: 1, a: groupWeights, lda: depth, b: scratch, ldb: blockPlane,
-                        beta: 0, c: groupOutput + firstRow * layout.outputWidth, ldc: layout.outputPlane)
+                    multiply(m: groupOutputs, n: blockPlane, k: depth, a: groupWeights, lda: depth, b: scratch, ldb: blockPlane,
+                             bias: groupBias, c: groupOutput + firstRow * layout.outputWidth, ldc: layout.outputPlane)
                     firstRow = block.upperBound
                 }
             }
