@@ -13,7 +13,7 @@
 //         works in blocks of whole output rows (at least one row).
 //         vectorWidth: the widest vectors the kernel may use (default: what this CPU has). With
 //         AVX-512, the direct strategy's ≤ 6 outputs per group run `FewOutputConvolution`'s
-//         SIMD16 tile and the SGEMM strategies over planes of ≥ 48 columns `ConvolutionProduct`
+//         SIMD16 tile and the SGEMM strategies over planes of ≥ 48 columns `MatrixProduct`
 //         (bias and ReLU fused).
 //         Throws when channels do not divide by groups, a size is out of range, the output
 //         would be empty, or a buffer size overflows.
@@ -70,7 +70,7 @@ public struct ConvKernel: Sendable, Hashable {
     public let rowsPerBlock: Int
     public let vectorWidth: VectorWidth
     /// The SGEMM strategies' width: AVX-512 products only over planes of at least
-    /// `ConvolutionProduct.minimumColumns`.
+    /// `MatrixProduct.minimumColumns`.
     let productWidth: VectorWidth
 
     public subscript<Value>(dynamicMember size: KeyPath<ConvolutionLayout, Value>) -> Value { layout[keyPath: size] }
@@ -139,7 +139,7 @@ public struct ConvKernel: Sendable, Hashable {
         self.strategy = strategy
         self.rowsPerBlock = rowsPerBlock
         self.vectorWidth = vectorWidth
-        productWidth = vectorWidth == .avx512 && layout.outputPlane >= ConvolutionProduct.minimumColumns ? .avx512 : .avx2
+        productWidth = vectorWidth == .avx512 && layout.outputPlane >= MatrixProduct.minimumColumns ? .avx512 : .avx2
         let depthwisePath = strategy == .depthwise ? DepthwisePath(layout) : nil
         self.depthwisePath = depthwisePath
         switch strategy {
@@ -203,7 +203,7 @@ public struct ConvKernel: Sendable, Hashable {
     /// The most output channels per group the direct strategy keeps in registers.
     static let directOutputLimit = 8
 
-    /// With AVX-512 the products are `ConvolutionProduct`'s, which add the bias and apply a ReLU
+    /// With AVX-512 the products are `MatrixProduct`'s, which add the bias and apply a ReLU
     /// as they store; `run` applies any other activation in its own pass.
     private func runGEMM(
         input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
@@ -214,8 +214,8 @@ public struct ConvKernel: Sendable, Hashable {
             bias: UnsafePointer<Float>?, c: UnsafeMutablePointer<Float>, ldc: Int
         ) {
             if productWidth == .avx512 {
-                ConvolutionProduct.run(m: m, n: n, k: k, w: a, lda: lda, x: b, ldb: ldb, bias: bias,
-                                       rectified: activation == .relu, y: c, ldc: ldc)
+                MatrixProduct.run(m: m, n: n, k: k, a: a, lda: lda, b: b, ldb: ldb, bias: bias,
+                                  rectified: activation == .relu, c: c, ldc: ldc)
             } else {
                 GEMMKernel.multiply(
                     transposeA: false, transposeB: false, m: m, n: n, k: k,

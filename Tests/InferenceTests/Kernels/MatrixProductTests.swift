@@ -1,4 +1,4 @@
-// ConvolutionProduct (AVX-512): Y = W·X + bias, optionally rectified, against a Double reference
+// MatrixProduct (AVX-512): C = A·B + bias, optionally rectified, against a Double reference
 // over random shapes that reach every tile (8-row blocks and a short last one; 48-, 32-, 16-column
 // and partial-vector column blocks, half vectors among them) with leading dimensions wider than
 // the rows.
@@ -11,9 +11,9 @@ import Inference
 import AVX512Kernels
 import Testing
 
-@Suite("Convolution product", .enabled(if: VectorWidth.available == .avx512,
+@Suite("Matrix product", .enabled(if: VectorWidth.available == .avx512,
                                        "AVX-512 kernels are off here (the CPU lacks x86-64-v4, or DFKIT_VECTOR_WIDTH=256)"))
-struct ConvolutionProductTests {
+struct MatrixProductTests {
     @Test("matches the Double reference over 300 random shapes, writing only Y's rows and columns")
     func products() {
         var generator = SplitMix64(seed: 79)
@@ -30,8 +30,8 @@ struct ConvolutionProductTests {
             x.withUnsafeBufferPointer { x in
             bias.withUnsafeBufferPointer { bias in
                 y.withPointer {
-                    ConvolutionProduct.run(m: m, n: n, k: k, w: w.baseAddress!, lda: lda, x: x.baseAddress!, ldb: ldb,
-                                           bias: biased ? bias.baseAddress! : nil, rectified: rectified, y: $0, ldc: ldc)
+                    MatrixProduct.run(m: m, n: n, k: k, a: w.baseAddress!, lda: lda, b: x.baseAddress!, ldb: ldb,
+                                      bias: biased ? bias.baseAddress! : nil, rectified: rectified, c: $0, ldc: ldc)
                 }
             }}}
             if n % 16 != 0 { partial += 1 }
