@@ -86,6 +86,17 @@ struct KernelScenario: BenchmarkScenario {
                         input: xs, weights: w, recurrence: packed, inputBias: wb, recurrentBias: rb, initialHidden: nil,
                         sequenceLengths: nil, output: ys, finalHidden: h, scratch: sequenceScratch)
                 }
+                let packedBoth = try GRUKernel(sequenceLength: frames, batchSize: 1, inputSize: inputSize, hiddenSize: hidden,
+                                               linearBeforeReset: true, packedRecurrence: true, packedInputWeights: true, vectorWidth: width)
+                guard let inputLayout = packedBoth.inputWeightsLayout else { continue }
+                let packedW = buffers.make(3 * hidden * inputSize)
+                inputLayout.pack(w, lda: inputSize, into: packedW)
+                report("GRU sequence T=\(frames) I=\(inputSize) H=\(hidden), per frame, \(layout) R, \(Self.name(of: inputLayout)) W",
+                       samples: max(sampleCount / 20, 5), divisor: Double(frames)) {
+                    packedBoth.run(
+                        input: xs, weights: packedW, recurrence: packed, inputBias: wb, recurrentBias: rb, initialHidden: nil,
+                        sequenceLengths: nil, output: ys, finalHidden: h, scratch: sequenceScratch)
+                }
             }
         }
 
@@ -190,6 +201,7 @@ struct KernelScenario: BenchmarkScenario {
         switch layout {
         case .rowBlocked: "row-blocked"
         case .blockTransposed: "block-transposed (AVX-512)"
+        case .transposed: "transposed"
         }
     }
 

@@ -4,20 +4,23 @@
 //
 //   public struct GRUKernel
 //     init(sequenceLength:batchSize:inputSize:hiddenSize:linearBeforeReset:direction:
-//          outputTimeStride:packedRecurrence:vectorWidth:) throws
+//          outputTimeStride:packedRecurrence:packedInputWeights:vectorWidth:) throws
 //         B, I, H ≥ 1 and T ≥ 0 (T = 0: `run` writes no Y and final h = initial h; `step`
 //         ignores T); outputTimeStride: floats between consecutive time steps of Y (default
 //         B·H; for ONNX's [T, D, B, H] output pass D·B·H and offset the output pointer by d·B·H).
-//         packedRecurrence: the caller can hand R over re-laid (a constant); vectorWidth: the
-//         widest vectors the recurrent products may use (default: what this CPU has).
+//         packedRecurrence, packedInputWeights: the caller can hand R, W over re-laid (constants);
+//         vectorWidth: the widest vectors the products may use (default: what this CPU has).
 //     let recurrenceLayout: PackedMatrixLayout?     non-nil: R must be packed with it
 //         Set when packedRecurrence and either
 //         - AVX-512, B == 1 and H % 16 == 0: .blockTransposed, one H × H matrix per gate (each
 //           gate's product is its own SIMD16 pass over R as one stream), or
 //         - H % 4 == 0 and B ≤ 4 (the product goes row by row): .rowBlocked, all 3H rows; the
 //           products then read R as one stream and give the row-major numbers.
-//         W stays row-major: re-laying it too made one-frame DFN3 decoder runs slower, not
-//         faster (`dfbench streaming`), though either alone speeds them up.
+//     let inputWeightsLayout: PackedMatrixLayout?     non-nil: W must be packed with it
+//         .transposed (W as [I, 3H]) when packedInputWeights, AVX-512 and T·B ≥ 8 rows: the
+//         input projections are then `MatrixProduct`'s SIMD16 tile instead of OpenBLAS's SGEMM
+//         (a 100-frame DFN3 layer's projection ~0.8× the time). Otherwise W stays row-major:
+//         re-laying it for the one-frame products made one-frame DFN3 decoder runs slower.
 //     let scratchCount: Int        floats `run` needs: 4H + B·3H + 2·B·H + max(T, 1)·B·3H
 //     let stepScratchCount: Int    floats `step` needs: 4H + 2·B·3H + B·H
 //     func run(input:weights:recurrence:inputBias:recurrentBias:initialHidden:sequenceLengths:
@@ -58,11 +61,12 @@ public struct GRUKernel: Sendable, Hashable {
     public let scratchCount: Int
     public let stepScratchCount: Int
     public let recurrenceLayout: PackedMatrixLayout?
+    public let inputWeightsLayout: PackedMatrixLayout?
 
     public init(
         sequenceLength: Int, batchSize: Int, inputSize: Int, hiddenSize: Int,
         linearBeforeReset: Bool, direction: GRUDirection = .forward, outputTimeStride: Int? = nil,
-        packedRecurrence: Bool = false, vectorWidth: VectorWidth = .available
+        packedRecurrence: Bool = false, packedInputWeights: Bool = false, vectorWidth: VectorWidth = .available
     ) throws {
         let name = "GRU"
         guard sequenceLength >= 0, batchSize >= 1, inputSize >= 1, hiddenSize >= 1 else {
@@ -95,6 +99,9 @@ public struct GRUKernel: Sendable, Hashable {
         self.linearBeforeReset = linearBeforeReset
         self.direction = direction
         self.outputTimeStride = timeStride
+        let projectedRows = sequenceLength * batchSize
+        inputWeightsLayout = packedInputWeights && vectorWidth == .avx512 && projectedRows >= Self.wideProjectionRows
+            ? .transposed(rows: gates, columns: inputSize) : nil
         if packedRecurrence, vectorWidth == .avx512, batchSize == 1,
            let gate = BlockTransposedMatrix(rows: hiddenSize, columns: hiddenSize) {
             recurrenceLayout = .blockTransposed(gate)
@@ -104,6 +111,9 @@ public struct GRUKernel: Sendable, Hashable {
             recurrenceLayout = nil
         }
     }
+
+    /// The fewest projected rows (T·B) worth `MatrixProduct`'s tile of eight rows.
+    static let wideProjectionRows = 8
 
     public func run(
         input: UnsafePointer<Float>, weights: UnsafePointer<Float>, recurrence: UnsafePointer<Float>,
@@ -122,10 +132,7 @@ public struct GRUKernel: Sendable, Hashable {
             state.update(repeating: 0, count: stateCount)
         }
         prepareBiases(inputBias: inputBias, recurrentBias: recurrentBias, layout: layout)
-        GEMMKernel.multiply(
-            transposeA: false, transposeB: true, m: sequenceLength * batchSize, n: 3 * hidden, k: inputSize,
-            alpha: 1, a: input, lda: inputSize, b: weights, ldb: inputSize,
-            beta: 0, c: layout.projections, ldc: 3 * hidden)
+        project(input, rows: sequenceLength * batchSize, weights: weights, into: layout.projections)
 
         let steps = sequenceLength
         func length(_ batch: Int) -> Int {
@@ -159,12 +166,25 @@ public struct GRUKernel: Sendable, Hashable {
     ) {
         let layout = ScratchLayout(kernel: self, scratch: scratch)
         prepareBiases(inputBias: inputBias, recurrentBias: recurrentBias, layout: layout)
-        GEMMKernel.multiply(
-            transposeA: false, transposeB: true, m: batchSize, n: 3 * hiddenSize, k: inputSize,
-            alpha: 1, a: input, lda: inputSize, b: weights, ldb: inputSize,
-            beta: 0, c: layout.projections, ldc: 3 * hiddenSize)
+        project(input, rows: batchSize, weights: weights, into: layout.projections)
         recur(recurrence: recurrence, hidden: hidden, layout: layout) { batch in
             (layout.projections + batch * 3 * hiddenSize, output.map { $0 + batch * hiddenSize })
+        }
+    }
+
+    /// x·Wᵀ for `rows` input rows [rows, I] into [rows, 3H], with W laid out as
+    /// `inputWeightsLayout` says.
+    @inline(__always)
+    private func project(_ input: UnsafePointer<Float>, rows: Int, weights: UnsafePointer<Float>, into projections: UnsafeMutablePointer<Float>) {
+        let gates = 3 * hiddenSize
+        if inputWeightsLayout != nil {
+            MatrixProduct.run(m: rows, n: gates, k: inputSize, a: input, lda: inputSize, b: weights, ldb: gates,
+                              bias: nil, rectified: false, c: projections, ldc: gates)
+        } else {
+            GEMMKernel.multiply(
+                transposeA: false, transposeB: true, m: rows, n: gates, k: inputSize,
+                alpha: 1, a: input, lda: inputSize, b: weights, ldb: inputSize,
+                beta: 0, c: projections, ldc: gates)
         }
     }
 
@@ -259,7 +279,7 @@ public struct GRUKernel: Sendable, Hashable {
         case .rowBlocked:
             RowBlockedMatrix(rows: rows, columns: size).multiply(
                 matrix, alpha: 1, vectors: batchSize, x: x, ldx: size, beta: 0, y: y, ldy: 3 * size, yStride: 1)
-        case nil:
+        case nil, .transposed:
             GEMMKernel.multiply(
                 transposeA: false, transposeB: true, m: batchSize, n: rows, k: size,
                 alpha: 1, a: x, lda: size, b: matrix, ldb: size, beta: 0, c: y, ldc: 3 * size)

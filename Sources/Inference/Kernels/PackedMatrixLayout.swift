@@ -8,11 +8,15 @@ public enum PackedMatrixLayout: Sendable, Hashable {
     /// For SIMD16 products of blocks of 128 rows, column after column (`BlockTransposedMatrix`,
     /// AVX-512 only).
     case blockTransposed(BlockTransposedMatrix)
+    /// The `rows × columns` matrix stored transposed (`columns × rows`, row-major): the B of
+    /// `MatrixProduct` for a product with the matrix's transpose.
+    case transposed(rows: Int, columns: Int)
 
     public var rows: Int {
         switch self {
         case .rowBlocked(let matrix): matrix.rows
         case .blockTransposed(let matrix): matrix.rows
+        case .transposed(let rows, _): rows
         }
     }
 
@@ -20,6 +24,7 @@ public enum PackedMatrixLayout: Sendable, Hashable {
         switch self {
         case .rowBlocked(let matrix): matrix.columns
         case .blockTransposed(let matrix): matrix.columns
+        case .transposed(_, let columns): columns
         }
     }
 
@@ -29,6 +34,10 @@ public enum PackedMatrixLayout: Sendable, Hashable {
         switch self {
         case .rowBlocked(let matrix): matrix.pack(source, lda: lda, into: destination)
         case .blockTransposed(let matrix): matrix.pack(source, lda: lda, into: destination)
+        case .transposed(let rows, let columns):
+            for row in 0..<rows {
+                for column in 0..<columns { destination[column * rows + row] = source[row * lda + column] }
+            }
         }
     }
 }

@@ -69,7 +69,7 @@ struct GRU: Operator {
         return [ValueDescriptor(.float32, y), ValueDescriptor(.float32, state)]
     }
 
-    /// An R that is one of the graph's weights is read re-laid for the kernel's recurrent products
+    /// A W or R that is one of the graph's weights is read re-laid for the kernel's products
     /// (`PackedMatrixLayout`).
     func makeKernel(inputs: [Tensor?], outputs: [Tensor], constants: ConstantInputs) throws -> any Kernel {
         let g = try geometry(inputs.map { $0.map { ValueDescriptor(constant: $0) } })
@@ -78,9 +78,9 @@ struct GRU: Operator {
             try GRUKernel(
                 sequenceLength: g.sequenceLength, batchSize: g.batch, inputSize: g.inputSize, hiddenSize: g.hidden,
                 linearBeforeReset: linearBeforeReset, direction: $0, outputTimeStride: d * g.batch * g.hidden,
-                packedRecurrence: constants.contain([2]))
+                packedRecurrence: constants.contain([2]), packedInputWeights: constants.contain([1]))
         }
-        let r = try inputs.required(2)
+        let w = try inputs.required(1), r = try inputs.required(2)
         let x = try inputs.required(0)
         let initial = inputs.count > 5 ? inputs[5] : nil
         let lengths = inputs.count > 4 ? inputs[4] : nil
@@ -97,7 +97,7 @@ struct GRU: Operator {
         let timeMajorState = batchMajor ? try Tensor(zeros: .float32, shape: [d, g.batch, g.hidden]) : outputs[1]
         let timeMajorInitial = batchMajor && initial != nil ? try Tensor(zeros: .float32, shape: [d, g.batch, g.hidden]) : initial
         return GRUNodeKernel(
-            kernels: kernels, x: x, w: try inputs.required(1),
+            kernels: kernels, x: x, w: try kernels[0].inputWeightsLayout.map { try constants.packed(w, layout: $0) } ?? w,
             r: try kernels[0].recurrenceLayout.map { try constants.packed(r, layout: $0) } ?? r, bias: inputs.count > 3 ? inputs[3] : nil,
             lengths: lengths, lengthsAsInt: lengths == nil ? nil : try Tensor(zeros: .int64, shape: [g.batch]),
             initial: initial, y: outputs[0], yH: outputs[1],

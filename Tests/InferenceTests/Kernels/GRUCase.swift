@@ -48,11 +48,13 @@ struct GRUCase: CustomStringConvertible {
             initialHidden: optional(batch * hiddenSize, &generator))
     }
 
-    func makeKernel(outputTimeStride: Int? = nil, packedRecurrence: Bool = false, vectorWidth: VectorWidth = .avx2) throws -> GRUKernel {
+    func makeKernel(
+        outputTimeStride: Int? = nil, packedRecurrence: Bool = false, packedInputWeights: Bool = false, vectorWidth: VectorWidth = .avx2
+    ) throws -> GRUKernel {
         try GRUKernel(
             sequenceLength: steps, batchSize: batch, inputSize: inputSize, hiddenSize: hiddenSize,
             linearBeforeReset: linearBeforeReset, direction: direction, outputTimeStride: outputTimeStride,
-            packedRecurrence: packedRecurrence, vectorWidth: vectorWidth)
+            packedRecurrence: packedRecurrence, packedInputWeights: packedInputWeights, vectorWidth: vectorWidth)
     }
 
     /// Y [T, B, H] and the final state [B, H]. Each value's `magnitude` is the running sum, over

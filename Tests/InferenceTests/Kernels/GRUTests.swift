@@ -161,6 +161,33 @@ struct GRUTests {
         }
     }
 
+    @Test("a transposed W (AVX-512, T·B ≥ 8 projected rows) follows the ONNX definition, with either R",
+          .enabled(if: VectorWidth.available == .avx512, "AVX-512 kernels are off here (the CPU lacks x86-64-v4, or DFKIT_VECTOR_WIDTH=256)"))
+    func transposedInputWeights() throws {
+        var generator = SplitMix64(seed: 55)
+        var transposed = 0
+        for index in 0..<200 {
+            var test = GRUCase.random(using: &generator, hiddenSizes: [1, 3, 8, 13, 16, 24, 48])
+            let kernel = try test.makeKernel(packedRecurrence: Bool.random(using: &generator), packedInputWeights: true, vectorWidth: .avx512)
+            let wide = test.steps * test.batch >= 8
+            guard case .transposed(let rows, let columns)? = kernel.inputWeightsLayout else {
+                #expect(!wide && kernel.inputWeightsLayout == nil, "case \(index) \(test): \(String(describing: kernel.inputWeightsLayout))")
+                continue
+            }
+            #expect(wide && rows == 3 * test.hiddenSize && columns == test.inputSize, "case \(index) \(test)")
+            transposed += 1
+            let (output, finalHidden) = test.reference()
+            test.w = Self.packed(test.w, kernel.inputWeightsLayout!)
+            if let layout = kernel.recurrenceLayout { test.r = Self.packed(test.r, layout) }
+            let result = Self.run(test, kernel: kernel)
+            let absolute = 2e-6 * Double(max(test.steps, 1))
+            #expect(result.guardsIntact, "case \(index) \(test) wrote outside its buffers")
+            expectClose(result.output, output, absolute: absolute, "case \(index) \(test) Y")
+            expectClose(result.finalHidden, finalHidden, absolute: absolute, "case \(index) \(test) Y_h")
+        }
+        #expect(transposed >= 40, "only \(transposed) cases with a transposed W")
+    }
+
     @Test("the block-transposed layout is chosen only for AVX-512, one stream and H a multiple of 16",
           .enabled(if: VectorWidth.available == .avx512, "AVX-512 kernels are off here (the CPU lacks x86-64-v4, or DFKIT_VECTOR_WIDTH=256)"))
     func blockTransposedChoice() throws {
