@@ -3,7 +3,6 @@
 // Zen 5 (AVX-512) and a Zen 1 (AVX2 only); OpenBLAS's SkylakeX kernels use AVX-512 F, CD, BW, DQ
 // and VL (its `support_avx512` check), so a CPU lacking one of them has nothing wider to offer.
 
-import Foundation
 import Inference
 import Testing
 
@@ -44,15 +43,5 @@ struct OpenBLASEnvironmentTests {
         var flags = Self.zen5Flags
         flags.remove(flag)
         #expect(OpenBLASEnvironment.narrowKernelsWarning(forcedCore: "Haswell", cpuFlags: flags, loadedCore: "Haswell") == nil)
-    }
-
-    @Test("reads the flags line of a cpuinfo file, and nothing from a missing one")
-    func cpuinfoFlags() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("cpuinfo-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        try "processor\t: 0\nvendor_id\t: AuthenticAMD\nflags\t\t: fpu avx2 avx512f\tavx512vl\nbugs\t\t: sysret_ss_attrs\n\nprocessor\t: 1\nflags\t\t: fpu\n"
-            .write(toFile: path, atomically: true, encoding: .utf8)
-        #expect(VectorWidth.hostCPUFlags(cpuinfo: path) == ["fpu", "avx2", "avx512f", "avx512vl"])
-        #expect(VectorWidth.hostCPUFlags(cpuinfo: path + ".missing").isEmpty)
     }
 }
