@@ -1,7 +1,7 @@
 // MatrixProduct (AVX-512): C = A·B + bias, optionally rectified, against a Double reference
 // over random shapes that reach every tile (8-row blocks and a short last one; 48-, 32-, 16-column
-// and partial-vector column blocks, half vectors among them) with leading dimensions wider than
-// the rows.
+// and partial-vector column blocks, half vectors among them), in both loop orders (fewer than 64
+// rows and 64 or more), with leading dimensions wider than the rows.
 //
 // Tolerance: the ReferenceComparison rule, 1e-5 · sqrt(k + 1) · Σ|terms| (k products and the
 // bias); Y's padding columns and rows must come back untouched.
@@ -17,9 +17,11 @@ struct MatrixProductTests {
     @Test("matches the Double reference over 300 random shapes, writing only Y's rows and columns")
     func products() {
         var generator = SplitMix64(seed: 79)
-        var partial = 0
+        var partial = 0, tall = 0
         for index in 0..<300 {
-            let m = Int.random(in: 1...20, using: &generator), k = Int.random(in: 1...70, using: &generator)
+            // 64 rows and more, with k ≤ 85, go column strip by column strip; fewer, row tile by row tile.
+            let m = [Int.random(in: 1...20, using: &generator), Int.random(in: 64...80, using: &generator)].randomElement(using: &generator)!
+            let k = Int.random(in: 1...70, using: &generator)
             let n = [Int.random(in: 1...200, using: &generator), 8 * Int.random(in: 1...25, using: &generator)].randomElement(using: &generator)!
             let lda = k + Int.random(in: 0...3, using: &generator), ldb = n + Int.random(in: 0...5, using: &generator)
             let ldc = n + Int.random(in: 0...5, using: &generator)
@@ -35,6 +37,7 @@ struct MatrixProductTests {
                 }
             }}}
             if n % 16 != 0 { partial += 1 }
+            if m >= 64 { tall += 1 }
             var expected: [ReferenceValue] = []
             for row in 0..<m {
                 for column in 0..<ldc {
@@ -56,5 +59,6 @@ struct MatrixProductTests {
             expectClose(y.values, expected, label)
         }
         #expect(partial >= 50, "only \(partial) cases with a partial last vector")
+        #expect(tall >= 100, "only \(tall) cases of 64 rows or more")
     }
 }
