@@ -27,7 +27,7 @@ public enum MatrixProduct {
         // Tall products with a shallow B (≥ 64 rows of A, a B strip of k × 48 within 16 KiB: the
         // 64-channel pointwise convolutions over chunks) take column strips outside and row tiles
         // inside, so that each strip of B is read from memory once and then from L1 for every
-        // eight rows of A (df_conv0's pointwise layer 4.0 → 3.4 µs per frame, median of six
+        // eight rows of A (df_conv0's pointwise layer 4.0 → 3.4 µs per frame over chunks in four
         // alternating runs); the rest go row tile by row tile (the GRU projections, k = 256,
         // gained nothing that way).
         let tiles = (m + tileRows - 1) / tileRows, strips = (n + 47) / 48
