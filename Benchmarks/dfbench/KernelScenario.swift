@@ -48,9 +48,7 @@ struct KernelScenario: BenchmarkScenario {
                                            linearBeforeReset: true, packedRecurrence: true, vectorWidth: width)
                 guard let layout = kernel.recurrenceLayout else { throw BenchmarkError("GRU step: no packed layout for R") }
                 let packed = buffers.make(3 * hidden * hidden)
-                for offset in stride(from: 0, to: 3 * hidden * hidden, by: layout.rows * layout.columns) {
-                    layout.pack(r + offset, lda: hidden, into: packed + offset)
-                }
+                layout.pack(matrices: r, count: 3 * hidden * hidden, into: packed)
                 return (kernel, packed, Self.name(of: layout))
             }
             for (packedStep, packed, layout) in packedR {

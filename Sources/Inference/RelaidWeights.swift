@@ -39,9 +39,7 @@ final class RelaidWeights: Sendable {
             if let copy = state.copies[key] { return copy.relaid }
             let relaid = try Self.allocate(like: tensor, in: &state)
             let source = tensor.pointer(to: Float.self), destination = relaid.pointer(to: Float.self)
-            for offset in stride(from: 0, to: tensor.elementCount, by: count) {
-                layout.pack(source + offset, lda: layout.columns, into: destination + offset)
-            }
+            layout.pack(matrices: source, count: tensor.elementCount, into: destination)
             state.copies[key] = Copy(source: tensor, relaid: relaid)
             return relaid
         }

@@ -40,4 +40,12 @@ public enum PackedMatrixLayout: Sendable, Hashable {
             }
         }
     }
+
+    /// Packs `count` floats at `source`, a run of contiguous row-major `rows × columns` matrices
+    /// (count a multiple of rows · columns), matrix by matrix into `destination` (as many floats).
+    public func pack(matrices source: UnsafePointer<Float>, count: Int, into destination: UnsafeMutablePointer<Float>) {
+        for offset in stride(from: 0, to: count, by: rows * columns) {
+            pack(source + offset, lda: columns, into: destination + offset)
+        }
+    }
 }

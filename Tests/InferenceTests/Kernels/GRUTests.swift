@@ -211,13 +211,8 @@ struct GRUTests {
     /// `matrix` with each of its `layout.rows × layout.columns` matrices packed by `layout`.
     static func packed(_ matrix: [Float], _ layout: PackedMatrixLayout) -> [Float] {
         var packed = [Float](repeating: .nan, count: matrix.count)
-        let count = layout.rows * layout.columns
         matrix.withUnsafeBufferPointer { matrix in
-            packed.withUnsafeMutableBufferPointer { packed in
-                for offset in stride(from: 0, to: matrix.count, by: count) {
-                    layout.pack(matrix.baseAddress! + offset, lda: layout.columns, into: packed.baseAddress! + offset)
-                }
-            }
+            packed.withUnsafeMutableBufferPointer { layout.pack(matrices: matrix.baseAddress!, count: matrix.count, into: $0.baseAddress!) }
         }
         return packed
     }
