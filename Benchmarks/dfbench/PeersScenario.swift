@@ -6,12 +6,14 @@ import Inference
 /// DFN3 enhancement of one clip by us and by the peers in the same invocation: our chunked
 /// offline enhancer and our stream enhancer (one hop per call) against the official runtime
 /// (libdeepfilter.so, per frame) and ONNX Runtime (offline and per frame), all single-threaded,
-/// via Scripts/bench-peers.py. Prints a Markdown table with ratios ours/peer, writes JSON and an
-/// SVG bar chart.
+/// the peers via `Scripts/bench-peers.py --serve`. The runs are interleaved: after a warm-up
+/// round, each round runs every runtime once, ours and its peers back to back (in turn first and
+/// last), so a ratio compares runs made under the same load. Prints a Markdown table with the
+/// ratios ours/peer, writes JSON and an SVG bar chart.
 struct PeersScenario: BenchmarkScenario {
     let name = "peers"
-    let summary = "enhancement RTF and per-frame latency: ours vs the official runtime vs ONNX Runtime on one clip; "
-        + "options: --clip WAV, --models DIR, --runs N, --json OUT, --markdown OUT, --svg OUT"
+    let summary = "enhancement RTF and per-frame latency: ours vs the official runtime vs ONNX Runtime on one clip, runs interleaved; "
+        + "options: --clip WAV, --models DIR, --runs N (rounds), --json OUT, --markdown OUT, --svg OUT"
 
     struct Result: Codable {
         let peer: String
@@ -31,15 +33,56 @@ struct PeersScenario: BenchmarkScenario {
         }
     }
 
+    /// Ours over a peer, round by round: the median and range of the per-round RTF ratios.
+    struct PairedRatio: Codable {
+        let oursMode: String
+        let peer: String
+        let peerMode: String
+        let median: Double
+        let min: Double
+        let max: Double
+
+        enum CodingKeys: String, CodingKey {
+            case peer, median, min, max
+            case oursMode = "ours_mode", peerMode = "peer_mode"
+        }
+    }
+
     struct PeerReport: Codable {
         let results: [Result]
-        /// The OpenBLAS kernels ours ran on (absent from the peers' harness report).
+        /// Absent from the harness's own report (it runs the peers alone).
+        var pairedRatios: [PairedRatio]?
+        /// The OpenBLAS kernels ours ran on (absent from the harness's own report).
         var openblasCore: String?
 
         enum CodingKeys: String, CodingKey {
             case results
+            case pairedRatios = "paired_ratios"
             case openblasCore = "openblas_core"
         }
+    }
+
+    /// A runtime in one mode, as the table names it.
+    struct Entrant: Hashable {
+        let peer: String
+        let mode: String
+
+        static let oursOffline = Entrant(peer: "deepfilterkit", mode: "offline")
+        static let oursPerFrame = Entrant(peer: "deepfilterkit", mode: "per-frame")
+        static let official = Entrant(peer: "official", mode: "per-frame")
+        static let onnxOffline = Entrant(peer: "onnxruntime", mode: "offline")
+        static let onnxPerFrame = Entrant(peer: "onnxruntime", mode: "per-frame")
+
+        /// Each group runs back to back within a round: ours, then the peers it is compared with.
+        static let rounds: [[Entrant]] = [[oursOffline, onnxOffline], [oursPerFrame, official, onnxPerFrame]]
+        static let ours = [oursOffline, oursPerFrame]
+        static let peers = [official, onnxOffline, onnxPerFrame]
+    }
+
+    /// One entrant's timed runs: RTF per run and the per-hop times of all of them.
+    struct Series {
+        var rtfs: [Double] = []
+        var hopMilliseconds = TimingSamples()
     }
 
     func run(arguments: [String]) throws {
@@ -50,25 +93,42 @@ struct PeersScenario: BenchmarkScenario {
         let runs = try options.positiveInt("--runs") ?? 5
         let jsonPath = options.string("--json"), markdownPath = options.string("--markdown"), svgPath = options.string("--svg")
         let workload = try EnhancementWorkload(clip: clip, models: directory, scenario: name)
-        let bundle = workload.bundle, samples = workload.samples
+        let samples = workload.samples
+        let offline = try OfflineEnhancer(bundle: workload.bundle)
+        let stream = try StreamEnhancer(bundle: workload.bundle)
+        let harness = try PeerHarness(clip: clip)
 
-        var ours: [Result] = []
-        let offline = try OfflineEnhancer(bundle: bundle)
-        ours.append(Self.measureOffline(offline, samples: samples, runs: runs))
-        let stream = try StreamEnhancer(bundle: bundle)
-        ours.append(Self.measureStream(stream, samples: samples, runs: runs))
-
-        let peers = try Self.runPeers(clip: clip, runs: runs)
-        let all = ours + peers
-        let markdown = Self.markdown(ours: ours, peers: peers, clip: clip, seconds: Double(samples.count) / 48_000)
+        var series: [Entrant: Series] = [:]
+        for round in 0...runs {
+            for group in Entrant.rounds {
+                for entrant in round % 2 == 0 ? group.reversed() : group {
+                    let (rtf, hops): (Double, [Double])
+                    switch entrant {
+                    case .oursOffline: (rtf, hops) = (Self.offlineRTF(offline, samples: samples), [])
+                    case .oursPerFrame: (rtf, hops) = Self.streamRun(stream, samples: samples)
+                    default:
+                        let run = try harness.run(peer: entrant.peer, mode: entrant.mode)
+                        (rtf, hops) = (Double(run.ns) / 1e9 / run.audioSeconds, run.frameNs.map { Double($0) / 1e6 })
+                    }
+                    guard round > 0 else { continue }
+                    series[entrant, default: Series()].rtfs.append(rtf)
+                    for hop in hops { series[entrant]!.hopMilliseconds.append(hop) }
+                }
+            }
+        }
+        let ours = Entrant.ours.map { Self.result($0, series[$0]!) }
+        let peers = Entrant.peers.map { Self.result($0, series[$0]!) }
+        let ratios = Entrant.ours.flatMap { mine in Entrant.peers.map { Self.pairedRatio(mine, series[mine]!, over: $0, series[$0]!) } }
+        let markdown = Self.markdown(ours: ours, peers: peers, ratios: ratios, clip: clip, seconds: Double(samples.count) / 48_000, runs: runs)
         print(markdown)
         if let jsonPath {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            try encoder.encode(PeerReport(results: all, openblasCore: OpenBLASEnvironment.loadedCore)).write(to: URL(fileURLWithPath: jsonPath))
+            let report = PeerReport(results: ours + peers, pairedRatios: ratios, openblasCore: OpenBLASEnvironment.loadedCore)
+            try encoder.encode(report).write(to: URL(fileURLWithPath: jsonPath))
         }
         if let markdownPath { try markdown.write(toFile: markdownPath, atomically: true, encoding: .utf8) }
-        if let svgPath { try BarChart(results: all).svg.write(toFile: svgPath, atomically: true, encoding: .utf8) }
+        if let svgPath { try BarChart(results: ours + peers).svg.write(toFile: svgPath, atomically: true, encoding: .utf8) }
     }
 
     /// Audio duration the real-time runtime processes: the clip in whole hops plus 3 flush hops.
@@ -76,49 +136,59 @@ struct PeersScenario: BenchmarkScenario {
         Double(((count + 479) / 480 + 3) * 480) / 48_000
     }
 
-    static func measureOffline(_ enhancer: OfflineEnhancer, samples: [Float], runs: Int) -> Result {
-        var sink: Float = 0
-        let timings = TimingSamples.measure(warmUp: 1, count: runs, { enhancer.enhance(samples) }, keep: { sink += $0.last ?? 0 })
-        let seconds = processedSeconds(samples.count)
-        blackHole(sink)
-        return Result(peer: "deepfilterkit", mode: "offline", rtf: timings.median / 1000 / seconds,
-                      rtfMin: timings.percentile(0) / 1000 / seconds, rtfMax: timings.percentile(1) / 1000 / seconds,
-                      p50Ms: nil, p90Ms: nil, p99Ms: nil, maxMs: nil, runs: runs)
+    static func median(_ values: [Double]) -> Double {
+        values.sorted()[values.count / 2]
     }
 
-    static func measureStream(_ enhancer: StreamEnhancer, samples: [Float], runs: Int) -> Result {
+    static func result(_ entrant: Entrant, _ series: Series) -> Result {
+        let hops = series.hopMilliseconds, perHop = !hops.milliseconds.isEmpty
+        return Result(peer: entrant.peer, mode: entrant.mode, rtf: median(series.rtfs),
+                      rtfMin: series.rtfs.min(), rtfMax: series.rtfs.max(),
+                      p50Ms: perHop ? hops.percentile(0.5) : nil, p90Ms: perHop ? hops.percentile(0.9) : nil,
+                      p99Ms: perHop ? hops.percentile(0.99) : nil, maxMs: perHop ? hops.percentile(1) : nil,
+                      runs: series.rtfs.count)
+    }
+
+    static func pairedRatio(_ mine: Entrant, _ ours: Series, over peer: Entrant, _ theirs: Series) -> PairedRatio {
+        let ratios = zip(ours.rtfs, theirs.rtfs).map { $0 / $1 }
+        return PairedRatio(oursMode: mine.mode, peer: peer.peer, peerMode: peer.mode,
+                           median: median(ratios), min: ratios.min()!, max: ratios.max()!)
+    }
+
+    /// One run of the chunked offline enhancer over the clip, as an RTF.
+    static func offlineRTF(_ enhancer: OfflineEnhancer, samples: [Float]) -> Double {
+        var output: [Float] = []
+        let elapsed = ContinuousClock().measure { output = enhancer.enhance(samples) }
+        blackHole(output.last ?? 0)
+        return milliseconds(elapsed) / 1000 / processedSeconds(samples.count)
+    }
+
+    /// One pass of the stream enhancer over the clip, one hop per call from a fresh state
+    /// (padded with zeros to whole hops and the flush hops): its RTF and each hop's time in ms.
+    static func streamRun(_ enhancer: StreamEnhancer, samples: [Float]) -> (rtf: Double, hops: [Double]) {
         let hop = enhancer.hopSize
         let hops = (samples.count + hop - 1) / hop + enhancer.latency / hop
         var input = samples
         input.append(contentsOf: repeatElement(0, count: hops * hop - samples.count))
         var output = [Float](repeating: 0, count: hop)
-        var perHop = TimingSamples()
-        var perRun: [Double] = []
+        var perHop = [Double](repeating: 0, count: hops)
         let clock = ContinuousClock()
-        for run in 0...runs {
-            enhancer.reset()
-            var runMilliseconds = 0.0
-            input.withUnsafeBufferPointer { input in
-                output.withUnsafeMutableBufferPointer { output in
-                    for t in 0..<hops {
-                        let elapsed = clock.measure {
-                            enhancer.process(input: UnsafeBufferPointer(rebasing: input[(t * hop)..<((t + 1) * hop)]), output: output)
-                        }
-                        let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1e3
-                        runMilliseconds += milliseconds
-                        if run > 0 { perHop.append(milliseconds) }
-                    }
+        enhancer.reset()
+        input.withUnsafeBufferPointer { input in
+            output.withUnsafeMutableBufferPointer { output in
+                for t in 0..<hops {
+                    perHop[t] = milliseconds(clock.measure {
+                        enhancer.process(input: UnsafeBufferPointer(rebasing: input[(t * hop)..<((t + 1) * hop)]), output: output)
+                    })
                 }
             }
-            if run > 0 { perRun.append(runMilliseconds) }
         }
         blackHole(output.first ?? 0)
-        let seconds = Double(hops * hop) / 48_000
-        let sorted = perRun.sorted()
-        return Result(peer: "deepfilterkit", mode: "per-frame", rtf: sorted[sorted.count / 2] / 1000 / seconds,
-                      rtfMin: sorted.first! / 1000 / seconds, rtfMax: sorted.last! / 1000 / seconds,
-                      p50Ms: perHop.percentile(0.5), p90Ms: perHop.percentile(0.9), p99Ms: perHop.percentile(0.99),
-                      maxMs: perHop.percentile(1), runs: runs)
+        return (perHop.reduce(0, +) / 1000 / (Double(hops * hop) / 48_000), perHop)
+    }
+
+    static func milliseconds(_ duration: Duration) -> Double {
+        Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1e3
     }
 
     /// Runs Scripts/bench-peers.py for `peers` (official, onnxruntime) on `clip`.
@@ -137,12 +207,13 @@ struct PeersScenario: BenchmarkScenario {
         return try JSONDecoder().decode(PeerReport.self, from: Data(contentsOf: report)).results
     }
 
-    static func markdown(ours: [Result], peers: [Result], clip: String, seconds: Double) -> String {
+    static func markdown(ours: [Result], peers: [Result], ratios: [PairedRatio], clip: String, seconds: Double, runs: Int) -> String {
         func number(_ value: Double?, _ digits: Int) -> String {
             value.map { String(format: "%.\(digits)f", $0) } ?? "–"
         }
         var lines = [
-            "DFN3 on \(clip) (\(String(format: "%.2f", seconds)) s), one thread (ours on OpenBLAS \(OpenBLASEnvironment.loadedCore) kernels), median of runs (spread min–max); latency per 10 ms hop",
+            "DFN3 on \(clip) (\(String(format: "%.2f", seconds)) s), one thread (ours on OpenBLAS \(OpenBLASEnvironment.loadedCore) kernels), "
+                + "\(runs) interleaved rounds after a warm-up round; RTF median of the rounds (spread min–max); latency per 10 ms hop, all rounds",
             "",
             "| runtime | mode | RTF | RTF spread | p50 ms | p90 ms | p99 ms | max ms |",
             "|---|---|---|---|---|---|---|---|",
@@ -151,12 +222,14 @@ struct PeersScenario: BenchmarkScenario {
             lines.append("| \(result.peer) | \(result.mode) | \(number(result.rtf, 4)) | \(number(result.rtfMin, 4))–\(number(result.rtfMax, 4)) "
                 + "| \(number(result.p50Ms, 3)) | \(number(result.p90Ms, 3)) | \(number(result.p99Ms, 3)) | \(number(result.maxMs, 3)) |")
         }
-        lines += ["", "| ours / peer (RTF) | official per-frame | onnxruntime offline | onnxruntime per-frame |", "|---|---|---|---|"]
+        lines += ["", "| ours / peer (RTF), median of the rounds' ratios (range) | official per-frame | onnxruntime offline | onnxruntime per-frame |",
+                  "|---|---|---|---|"]
         for result in ours {
-            let ratios = [("official", "per-frame"), ("onnxruntime", "offline"), ("onnxruntime", "per-frame")].map { peer, mode in
-                peers.first { $0.peer == peer && $0.mode == mode }.map { String(format: "%.2f×", result.rtf / $0.rtf) } ?? "–"
+            let cells = [("official", "per-frame"), ("onnxruntime", "offline"), ("onnxruntime", "per-frame")].map { peer, mode in
+                ratios.first { $0.oursMode == result.mode && $0.peer == peer && $0.peerMode == mode }
+                    .map { String(format: "%.2f× (%.2f–%.2f)", $0.median, $0.min, $0.max) } ?? "–"
             }
-            lines.append("| deepfilterkit \(result.mode) | " + ratios.joined(separator: " | ") + " |")
+            lines.append("| deepfilterkit \(result.mode) | " + cells.joined(separator: " | ") + " |")
         }
         return lines.joined(separator: "\n")
     }
