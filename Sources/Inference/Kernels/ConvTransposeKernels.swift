@@ -17,6 +17,8 @@
 //                                               X [N, C, …], W [C, M/group, kH, kW], Y [N, M, …]
 //     let scratchCount: Int                     floats of scratch `run` needs (0: pass nil)
 //     var strategy: Strategy                    .depthwise (group == C) | .col2im
+//     var runsOnPhaseLines: Bool                depthwise 1 × k upsampling by 1 or 2 along the width,
+//                                               phase by phase over whole planes (ConvTransposePhaseLines)
 //     func run(input:weights:bias:output:scratch:)
 //         Y = activation(convTranspose(X, W) + bias). bias: [M] or nil. Never allocates or
 //         throws; `output` must not overlap the other buffers.
@@ -45,8 +47,12 @@ public struct ConvTransposeKernel: Sendable, Hashable {
     public let activation: Activation
     /// Input rows per col2im block.
     public let rowsPerBlock: Int
+    /// Set when the depthwise layout runs phase by phase over whole planes (see its type).
+    let phaseLines: ConvTransposePhaseLines?
     public let scratchCount: Int
     public var strategy: Strategy { Strategy(layout) }
+    /// Whether the depthwise strategy runs phase by phase over whole planes (`ConvTransposePhaseLines`).
+    public var runsOnPhaseLines: Bool { phaseLines != nil }
 
     public subscript<Value>(dynamicMember size: KeyPath<ConvolutionLayout, Value>) -> Value { layout[keyPath: size] }
 
@@ -72,7 +78,12 @@ public struct ConvTransposeKernel: Sendable, Hashable {
         self.layout = layout
         self.activation = activation
         rowsPerBlock = tooLarge ? 1 : min(max(scratchBudget / max(rowFloats, 1), 1), layout.height.inputSize)
-        if Strategy(layout) == .col2im {
+        let phaseLines = ConvTransposePhaseLines(layout)
+        self.phaseLines = phaseLines
+        if let phaseLines {
+            scratchCount = try KernelParameterError.checkedSum(
+                [phaseLines.leadingPad, layout.inputPlane, phaseLines.trailingPad], of: "padded plane", kernel: "ConvTranspose")
+        } else if Strategy(layout) == .col2im {
             scratchCount = try KernelParameterError.checkedProduct(
                 [columnRows, rowsPerBlock, layout.width.inputSize], of: "column scratch", kernel: "ConvTranspose")
         } else if Self.gathersRows(layout) {
@@ -95,6 +106,10 @@ public struct ConvTransposeKernel: Sendable, Hashable {
         for image in 0..<layout.batch {
             let images = input + image * layout.inputChannels * inputPlane
             let results = output + image * layout.outputChannels * outputPlane
+            if let phaseLines, let scratch {
+                runPhaseLines(phaseLines, images: images, weights: weights, bias: bias, into: results, paddedPlane: scratch)
+                continue
+            }
             if strategy == .depthwise, Self.gathersRows(layout), let scratch {
                 gatherRows(images, weights: weights, bias: bias, into: results, paddedRow: scratch)
                 continue

@@ -109,6 +109,78 @@ struct ConvTransposeTests {
         expectClose(output, test.transposedReference(input: input, weights: weights, bias: []), "DFN3 ConvTranspose")
     }
 
+    // Depthwise 1 × k layouts whose rows come out exactly stride (1 or 2) times as wide, with
+    // random widths (1–20, so vectors span several rows or part of one), rows, kernels,
+    // dilations, pads, channel multipliers, bias and activations; each must take the phase-line
+    // path and match the ONNX definition (tolerance as in randomCases).
+    @Test("phase lines match the ONNX definition")
+    func phaseLineCases() throws {
+        var generator = SplitMix64(seed: 53)
+        var cases = 0
+        while cases < 300 {
+            let stride = Int.random(in: 1...2, using: &generator)
+            let kernelSize = Int.random(in: 1...5, using: &generator)
+            let dilation = Int.random(in: 1...3, using: &generator)
+            let padBegin = Int.random(in: 0...3, using: &generator)
+            let outputPadding = Int.random(in: 0..<max(stride, dilation), using: &generator)
+            // Output width stride · W exactly: padEnd = outputPadding + span − padBegin − stride.
+            let padEnd = outputPadding + (kernelSize - 1) * dilation + 1 - padBegin - stride
+            let width = Int.random(in: 1...20, using: &generator)
+            guard padEnd >= 0, padBegin < stride * width, padEnd < stride * width else { continue }
+            let channels = Int.random(in: 1...5, using: &generator)
+            let rows = [1, 2, 3, 7, 12].randomElement(using: &generator)!
+            let flat = Bool.random(using: &generator)
+            let activations: [Activation] = [.identity, .relu, .sigmoid, .tanh]
+            let test = ConvolutionCase(
+                batch: Int.random(in: 1...2, using: &generator), inputChannels: channels,
+                outputChannels: channels * Int.random(in: 1...2, using: &generator), groups: channels,
+                inputShape: flat ? [width] : [rows, width], kernelShape: flat ? [kernelSize] : [1, kernelSize],
+                strides: flat ? [stride] : [1, stride], dilations: flat ? [dilation] : [1, dilation],
+                padsBegin: flat ? [padBegin] : [0, padBegin], padsEnd: flat ? [padEnd] : [0, padEnd],
+                outputPadding: flat ? [outputPadding] : [0, outputPadding], hasBias: Bool.random(using: &generator),
+                activation: activations.randomElement(using: &generator)!)
+            let kernel = try ConvTransposeKernel(
+                batchCount: test.batch, inputChannels: test.inputChannels, outputChannels: test.outputChannels,
+                groups: test.groups, inputShape: test.inputShape, kernelShape: test.kernelShape, strides: test.strides,
+                dilations: test.dilations, padsBegin: test.padsBegin, padsEnd: test.padsEnd,
+                outputPadding: test.outputPadding, activation: test.activation)
+            #expect(kernel.runsOnPhaseLines, "case \(cases) \(test)")
+            #expect(kernel.outputShape.last == stride * width, "case \(cases) \(test)")
+            let input = generator.floats(kernel.inputCount)
+            let weights = generator.floats(kernel.weightCount)
+            let bias = generator.floats(test.outputChannels)
+            let (output, guardsIntact) = Self.run(kernel, input: input, weights: weights, bias: test.hasBias ? bias : nil)
+            #expect(guardsIntact, "case \(cases) \(test) wrote outside its output")
+            expectClose(output, test.transposedReference(input: input, weights: weights, bias: bias), "case \(cases) \(test)")
+            cases += 1
+        }
+    }
+
+    // A row's taps never reach into the next row: an infinity at the start of row 1 leaves row 0's
+    // outputs finite and equal to the definition's (row 0's last odd output has a tap at offset
+    // +1 that reads it through the line and must drop it, not multiply it by zero).
+    @Test("phase lines keep rows apart")
+    func phaseLinesKeepRowsApart() throws {
+        var generator = SplitMix64(seed: 59)
+        let test = ConvolutionCase(
+            batch: 1, inputChannels: 2, outputChannels: 2, groups: 2, inputShape: [3, 8], kernelShape: [1, 3],
+            strides: [1, 2], dilations: [1, 1], padsBegin: [0, 1], padsEnd: [0, 1], outputPadding: [0, 1],
+            hasBias: false, activation: .identity)
+        let kernel = try ConvTransposeKernel(
+            batchCount: 1, inputChannels: 2, outputChannels: 2, groups: 2, inputShape: [3, 8], kernelShape: [1, 3],
+            strides: [1, 2], padsBegin: [0, 1], padsEnd: [0, 1], outputPadding: [0, 1])
+        #expect(kernel.runsOnPhaseLines)
+        var input = generator.floats(kernel.inputCount)
+        input[8] = .infinity
+        let weights = generator.floats(kernel.weightCount)
+        let output = Self.run(kernel, input: input, weights: weights, bias: nil).output
+        var finite = input
+        finite[8] = 0
+        let reference = test.transposedReference(input: finite, weights: weights, bias: [])
+        let otherRows = Array(0..<16) + Array(32..<96)
+        expectClose(otherRows.map { output[$0] }, otherRows.map { reference[$0] }, "rows other than the one holding infinity")
+    }
+
     @Test("rejects inconsistent attributes with a thrown error")
     func validation() {
         let make = { (c: Int, m: Int, g: Int, input: [Int], pads: [Int], outputPadding: [Int]) in
