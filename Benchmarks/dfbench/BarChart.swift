@@ -34,7 +34,7 @@ struct BarChart {
         }
         panel(title: "real-time factor (lower is faster)", x: labelWidth, value: { $0.rtf }, unit: "", digits: 4)
         panel(title: "p99 latency per 10 ms hop", x: labelWidth + chartWidth + gap, value: { $0.p99Ms }, unit: " ms", digits: 3)
-        parts.append("<text x=\"10\" y=\"\(height - 12)\" fill=\"#555\">single thread; median over runs; blue: DeepFilterKit, grey: peers measured in the same run</text>")
+        parts.append("<text x=\"10\" y=\"\(height - 12)\" fill=\"#555\">single thread; median over interleaved rounds; blue: DeepFilterKit, grey: peers measured in the same rounds</text>")
         parts.append("</svg>")
         return parts.joined(separator: "\n")
     }
