@@ -193,16 +193,17 @@ struct KernelScenario: BenchmarkScenario {
         }
     }
 
-    /// Prints the median and p99 in µs; returns the median in µs.
-    @discardableResult
     private static func name(of layout: PackedMatrixLayout) -> String {
         switch layout {
         case .rowBlocked: "row-blocked"
         case .blockTransposed: "block-transposed (AVX-512)"
+        case .gateInterleaved: "gate-interleaved (AVX-512)"
         case .transposed: "transposed"
         }
     }
 
+    /// Prints the median and p99 in µs; returns the median in µs.
+    @discardableResult
     private func report(_ label: String, samples: Int, divisor: Double = 1, _ work: () -> Void) -> Double {
         let timing = TimingSamples.measure(warmUp: max(samples / 20, 3), count: samples, work, keep: { _ in })
         let padded = label.padding(toLength: max(label.count, 64), withPad: " ", startingAt: 0)

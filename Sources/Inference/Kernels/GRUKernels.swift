@@ -12,6 +12,9 @@
 //         vectorWidth: the widest vectors the products may use (default: what this CPU has).
 //     let recurrenceLayout: PackedMatrixLayout?     non-nil: R must be packed with it
 //         Set when packedRecurrence and either
+//         - AVX-512, B == 1, linear_before_reset and H % 64 == 0: .gateInterleaved, all 3H rows
+//           (each step is `GateInterleavedRecurrence.step`, the gates of one block of 64 units
+//           running while the next block's product streams; the DFN3 GRUs), or
 //         - AVX-512, B == 1 and H % 16 == 0: .blockTransposed, one H × H matrix per gate (each
 //           gate's product is its own SIMD16 pass over R as one stream), or
 //         - H % 4 == 0 and B ≤ 4 (the product goes row by row): .rowBlocked, all 3H rows; the
@@ -102,7 +105,10 @@ public struct GRUKernel: Sendable, Hashable {
         let projectedRows = sequenceLength * batchSize
         inputWeightsLayout = packedInputWeights && vectorWidth == .avx512 && projectedRows >= Self.wideProjectionRows
             ? .transposed(rows: gates, columns: inputSize) : nil
-        if packedRecurrence, vectorWidth == .avx512, batchSize == 1,
+        if packedRecurrence, vectorWidth == .avx512, batchSize == 1, linearBeforeReset,
+           let recurrence = GateInterleavedRecurrence(hiddenSize: hiddenSize) {
+            recurrenceLayout = .gateInterleaved(recurrence)
+        } else if packedRecurrence, vectorWidth == .avx512, batchSize == 1,
            let gate = BlockTransposedMatrix(rows: hiddenSize, columns: hiddenSize) {
             recurrenceLayout = .blockTransposed(gate)
         } else if packedRecurrence && hiddenSize % 4 == 0 && batchSize <= GEMMKernel.rowDotVectorLimit {
@@ -236,6 +242,15 @@ public struct GRUKernel: Sendable, Hashable {
     ) {
         let size = hiddenSize
         let gates = 3 * size
+        if case .gateInterleaved(let fused) = recurrenceLayout {
+            // One batch row, linear_before_reset = 1 (how the layout is chosen); resetHidden is free then.
+            guard let (projection, output) = row(0) else { return }
+            fused.step(recurrence, hidden: hidden, projection: projection, gateBias: layout.gateBias,
+                       resetGatedBias: layout.resetGatedBias, sums: layout.recurrent, next: layout.resetHidden)
+            hidden.update(from: layout.resetHidden, count: size)
+            output?.update(from: layout.resetHidden, count: size)
+            return
+        }
         multiplyRecurrence(recurrence, rows: linearBeforeReset ? gates : 2 * size, by: hidden, into: layout.recurrent)
         if linearBeforeReset {
             for batch in 0..<batchSize {
@@ -279,7 +294,7 @@ public struct GRUKernel: Sendable, Hashable {
         case .rowBlocked:
             RowBlockedMatrix(rows: rows, columns: size).multiply(
                 matrix, alpha: 1, vectors: batchSize, x: x, ldx: size, beta: 0, y: y, ldy: 3 * size, yStride: 1)
-        case nil, .transposed:
+        case nil, .transposed, .gateInterleaved:  // .gateInterleaved steps never come here (`recur`)
             GEMMKernel.multiply(
                 transposeA: false, transposeB: true, m: batchSize, n: rows, k: size,
                 alpha: 1, a: x, lda: size, b: matrix, ldb: size, beta: 0, c: y, ldc: 3 * size)

@@ -8,6 +8,9 @@ public enum PackedMatrixLayout: Sendable, Hashable {
     /// For SIMD16 products of blocks of 128 rows, column after column (`BlockTransposedMatrix`,
     /// AVX-512 only).
     case blockTransposed(BlockTransposedMatrix)
+    /// A GRU's whole R (linear_before_reset = 1) in blocks of 64 units, the three gates' rows
+    /// side by side, for the fused step (`GateInterleavedRecurrence`, AVX-512 only).
+    case gateInterleaved(GateInterleavedRecurrence)
     /// The `rows × columns` matrix stored transposed (`columns × rows`, row-major): the B of
     /// `MatrixProduct` for a product with the matrix's transpose.
     case transposed(rows: Int, columns: Int)
@@ -16,6 +19,7 @@ public enum PackedMatrixLayout: Sendable, Hashable {
         switch self {
         case .rowBlocked(let matrix): matrix.rows
         case .blockTransposed(let matrix): matrix.rows
+        case .gateInterleaved(let recurrence): recurrence.rows
         case .transposed(let rows, _): rows
         }
     }
@@ -24,6 +28,7 @@ public enum PackedMatrixLayout: Sendable, Hashable {
         switch self {
         case .rowBlocked(let matrix): matrix.columns
         case .blockTransposed(let matrix): matrix.columns
+        case .gateInterleaved(let recurrence): recurrence.columns
         case .transposed(_, let columns): columns
         }
     }
@@ -34,6 +39,7 @@ public enum PackedMatrixLayout: Sendable, Hashable {
         switch self {
         case .rowBlocked(let matrix): matrix.pack(source, lda: lda, into: destination)
         case .blockTransposed(let matrix): matrix.pack(source, lda: lda, into: destination)
+        case .gateInterleaved(let recurrence): recurrence.pack(source, lda: lda, into: destination)
         case .transposed(let rows, let columns):
             for row in 0..<rows {
                 for column in 0..<columns { destination[column * rows + row] = source[row * lda + column] }

@@ -140,14 +140,24 @@ struct GRUTests {
         #expect(blocked >= 100, "only \(blocked) row-blocked cases")
     }
 
-    @Test("a block-transposed R (AVX-512, one stream, H a multiple of 16) follows the ONNX definition",
+    // One stream on AVX-512: R block-transposed gate by gate (H a multiple of 16), or, with
+    // linear_before_reset = 1 and H a multiple of 64, gate-interleaved with the gates fused into
+    // the product (the DFN3 GRUs). Both against the ONNX definition.
+    @Test("a block-transposed or gate-interleaved R (AVX-512, one stream) follows the ONNX definition",
           .enabled(if: VectorWidth.available == .avx512, "AVX-512 kernels are off here (the CPU lacks x86-64-v4, or DFKIT_VECTOR_WIDTH=256)"))
     func blockTransposedRecurrence() throws {
         var generator = SplitMix64(seed: 54)
-        for index in 0..<120 {
-            var test = GRUCase.random(using: &generator, batches: [1], hiddenSizes: [16, 48, 128, 144, 256])
+        var fused = 0
+        for index in 0..<160 {
+            var test = GRUCase.random(using: &generator, batches: [1], hiddenSizes: [16, 48, 64, 128, 144, 192, 256])
             let kernel = try test.makeKernel(packedRecurrence: true, vectorWidth: .avx512)
-            guard case .blockTransposed(let gate)? = kernel.recurrenceLayout, gate.rows == test.hiddenSize else {
+            switch kernel.recurrenceLayout {
+            case .gateInterleaved(let recurrence)? where test.linearBeforeReset && test.hiddenSize % 64 == 0:
+                #expect(recurrence.hiddenSize == test.hiddenSize, "case \(index) \(test)")
+                fused += 1
+            case .blockTransposed(let gate)? where !(test.linearBeforeReset && test.hiddenSize % 64 == 0):
+                #expect(gate.rows == test.hiddenSize, "case \(index) \(test)")
+            default:
                 Issue.record("case \(index) \(test): layout \(String(describing: kernel.recurrenceLayout))")
                 continue
             }
@@ -159,6 +169,7 @@ struct GRUTests {
             expectClose(result.output, output, absolute: absolute, "case \(index) \(test) Y")
             expectClose(result.finalHidden, finalHidden, absolute: absolute, "case \(index) \(test) Y_h")
         }
+        #expect(fused >= 30, "only \(fused) gate-interleaved cases")
     }
 
     @Test("a transposed W (AVX-512, T·B ≥ 8 projected rows) follows the ONNX definition, with either R",
@@ -188,15 +199,19 @@ struct GRUTests {
         #expect(transposed >= 40, "only \(transposed) cases with a transposed W")
     }
 
-    @Test("the block-transposed layout is chosen only for AVX-512, one stream and H a multiple of 16",
+    @Test("the AVX-512 layouts are chosen only for one stream: gate-interleaved for linear_before_reset = 1 and H a multiple of 64, else block-transposed for H a multiple of 16",
           .enabled(if: VectorWidth.available == .avx512, "AVX-512 kernels are off here (the CPU lacks x86-64-v4, or DFKIT_VECTOR_WIDTH=256)"))
     func blockTransposedChoice() throws {
-        func layout(batch: Int, hidden: Int, width: VectorWidth, packed: Bool = true) throws -> PackedMatrixLayout? {
-            try GRUKernel(sequenceLength: 2, batchSize: batch, inputSize: 3, hiddenSize: hidden, linearBeforeReset: true,
+        func layout(batch: Int, hidden: Int, width: VectorWidth, packed: Bool = true, linearBeforeReset: Bool = true) throws -> PackedMatrixLayout? {
+            try GRUKernel(sequenceLength: 2, batchSize: batch, inputSize: 3, hiddenSize: hidden, linearBeforeReset: linearBeforeReset,
                           packedRecurrence: packed, vectorWidth: width).recurrenceLayout
         }
-        guard case .blockTransposed? = try layout(batch: 1, hidden: 32, width: .avx512) else {
-            Issue.record("B = 1, H = 32, AVX-512: not block-transposed")
+        guard case .gateInterleaved? = try layout(batch: 1, hidden: 64, width: .avx512),
+              case .blockTransposed? = try layout(batch: 1, hidden: 64, width: .avx512, linearBeforeReset: false),
+              case .blockTransposed? = try layout(batch: 1, hidden: 32, width: .avx512),
+              case .rowBlocked? = try layout(batch: 2, hidden: 64, width: .avx512),
+              case .rowBlocked? = try layout(batch: 1, hidden: 64, width: .avx2) else {
+            Issue.record("B = 1, AVX-512: H = 64 with linear_before_reset = 1 gate-interleaved, else block-transposed; two streams or AVX2: row-blocked")
             return
         }
         guard case .rowBlocked? = try layout(batch: 1, hidden: 32, width: .avx2),
