@@ -10,7 +10,7 @@
 //         B·H; for ONNX's [T, D, B, H] output pass D·B·H and offset the output pointer by d·B·H).
 //         packedRecurrence, packedInputWeights: the caller can hand R, W over re-laid (constants);
 //         vectorWidth: the widest vectors the products may use (default: what this CPU has).
-//     let recurrenceLayout: PackedMatrixLayout?     non-nil: R must be packed with it
+//     var recurrenceLayout: PackedMatrixLayout?     non-nil: R must be packed with it
 //         Set when packedRecurrence and either
 //         - AVX-512, B == 1, linear_before_reset and H % 64 == 0: .gateInterleaved, all 3H rows
 //           (each step is `GateInterleavedRecurrence.step`, the gates of one block of 64 units
@@ -63,8 +63,33 @@ public struct GRUKernel: Sendable, Hashable {
     public let outputTimeStride: Int
     public let scratchCount: Int
     public let stepScratchCount: Int
-    public let recurrenceLayout: PackedMatrixLayout?
+    /// How each step forms its recurrent sums, or its sums and gates at once.
+    let recurrenceStep: RecurrenceStep
     public let inputWeightsLayout: PackedMatrixLayout?
+
+    /// The product a step runs over R (then the gates follow), by R's layout.
+    enum RecurrenceProduct: Sendable, Hashable {
+        /// Row-major R through `GEMMKernel` (B rows at once).
+        case general
+        case rowBlocked(RowBlockedMatrix)
+        /// One H × H matrix per gate.
+        case blockTransposed(BlockTransposedMatrix)
+    }
+
+    enum RecurrenceStep: Sendable, Hashable {
+        case product(RecurrenceProduct)
+        /// Sums and gates in one pass (linear_before_reset, one batch row).
+        case fused(GateInterleavedRecurrence)
+    }
+
+    public var recurrenceLayout: PackedMatrixLayout? {
+        switch recurrenceStep {
+        case .product(.general): nil
+        case .product(.rowBlocked(let matrix)): .rowBlocked(matrix)
+        case .product(.blockTransposed(let gate)): .blockTransposed(gate)
+        case .fused(let recurrence): .gateInterleaved(recurrence)
+        }
+    }
 
     public init(
         sequenceLength: Int, batchSize: Int, inputSize: Int, hiddenSize: Int,
@@ -107,14 +132,14 @@ public struct GRUKernel: Sendable, Hashable {
             ? .transposed(rows: gates, columns: inputSize) : nil
         if packedRecurrence, vectorWidth == .avx512, batchSize == 1, linearBeforeReset,
            let recurrence = GateInterleavedRecurrence(hiddenSize: hiddenSize) {
-            recurrenceLayout = .gateInterleaved(recurrence)
+            recurrenceStep = .fused(recurrence)
         } else if packedRecurrence, vectorWidth == .avx512, batchSize == 1,
            let gate = BlockTransposedMatrix(rows: hiddenSize, columns: hiddenSize) {
-            recurrenceLayout = .blockTransposed(gate)
+            recurrenceStep = .product(.blockTransposed(gate))
         } else if packedRecurrence && hiddenSize % 4 == 0 && batchSize <= GEMMKernel.rowDotVectorLimit {
-            recurrenceLayout = .rowBlocked(RowBlockedMatrix(rows: gates, columns: hiddenSize))
+            recurrenceStep = .product(.rowBlocked(RowBlockedMatrix(rows: gates, columns: hiddenSize)))
         } else {
-            recurrenceLayout = nil
+            recurrenceStep = .product(.general)
         }
     }
 
@@ -242,16 +267,20 @@ public struct GRUKernel: Sendable, Hashable {
     ) {
         let size = hiddenSize
         let gates = 3 * size
-        if case .gateInterleaved(let fused) = recurrenceLayout {
-            // One batch row, linear_before_reset = 1 (how the layout is chosen); resetHidden is free then.
+        let product: RecurrenceProduct
+        switch recurrenceStep {
+        case .fused(let fused):
+            // One batch row, linear_before_reset = 1 (how the step is chosen); resetHidden is free then.
             guard let (projection, output) = row(0) else { return }
             fused.step(recurrence, hidden: hidden, projection: projection, gateBias: layout.gateBias,
                        resetGatedBias: layout.resetGatedBias, sums: layout.recurrent, next: layout.resetHidden)
             hidden.update(from: layout.resetHidden, count: size)
             output?.update(from: layout.resetHidden, count: size)
             return
+        case .product(let chosen):
+            product = chosen
         }
-        multiplyRecurrence(recurrence, rows: linearBeforeReset ? gates : 2 * size, by: hidden, into: layout.recurrent)
+        multiplyRecurrence(product, recurrence, rows: linearBeforeReset ? gates : 2 * size, by: hidden, into: layout.recurrent)
         if linearBeforeReset {
             for batch in 0..<batchSize {
                 guard let (projection, output) = row(batch) else { continue }
@@ -268,7 +297,7 @@ public struct GRUKernel: Sendable, Hashable {
                 projection: projection, recurrent: layout.recurrent + batch * gates, gateBias: layout.gateBias,
                 hidden: hidden + batch * size, resetHidden: layout.resetHidden + batch * size)
         }
-        multiplyRecurrence(recurrence + 2 * size * size, rows: size, by: layout.resetHidden, into: layout.recurrent + 2 * size)
+        multiplyRecurrence(product, recurrence + 2 * size * size, rows: size, by: layout.resetHidden, into: layout.recurrent + 2 * size)
         for batch in 0..<batchSize {
             guard let (projection, output) = row(batch) else { continue }
             fuseCandidate(
@@ -278,15 +307,15 @@ public struct GRUKernel: Sendable, Hashable {
     }
 
     /// y_b = x_b · Mᵀ for each batch row's state-sized x_b (rows of y 3H apart), M `rows` rows
-    /// of R from `matrix` on (whole gates), laid out as `recurrenceLayout` says: row-major,
+    /// of R from `matrix` on (whole gates), laid out as `product` says: row-major,
     /// row-blocked (its blocks start at row 0, so a gate, H % 4 == 0 rows, starts a whole block)
     /// or block-transposed gate by gate.
     @inline(__always)
     private func multiplyRecurrence(
-        _ matrix: UnsafePointer<Float>, rows: Int, by x: UnsafePointer<Float>, into y: UnsafeMutablePointer<Float>
+        _ product: RecurrenceProduct, _ matrix: UnsafePointer<Float>, rows: Int, by x: UnsafePointer<Float>, into y: UnsafeMutablePointer<Float>
     ) {
         let size = hiddenSize
-        switch recurrenceLayout {
+        switch product {
         case .blockTransposed(let gate):
             for first in stride(from: 0, to: rows, by: size) {
                 gate.multiply(matrix + first * size, x: x, y: y + first)
@@ -294,7 +323,7 @@ public struct GRUKernel: Sendable, Hashable {
         case .rowBlocked:
             RowBlockedMatrix(rows: rows, columns: size).multiply(
                 matrix, alpha: 1, vectors: batchSize, x: x, ldx: size, beta: 0, y: y, ldy: 3 * size, yStride: 1)
-        case nil, .transposed, .gateInterleaved:  // .gateInterleaved steps never come here (`recur`)
+        case .general:
             GEMMKernel.multiply(
                 transposeA: false, transposeB: true, m: batchSize, n: rows, k: size,
                 alpha: 1, a: x, lda: size, b: matrix, ldb: size, beta: 0, c: y, ldc: 3 * size)
