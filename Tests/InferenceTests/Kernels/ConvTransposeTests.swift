@@ -29,6 +29,24 @@ struct ConvTransposeTests {
         return (output.values, output.guardsIntact && scratch.guardsIntact)
     }
 
+    /// The kernel for `test`'s attributes.
+    static func kernel(_ test: ConvolutionCase, scratchBudget: Int = 1 << 16) throws -> ConvTransposeKernel {
+        try ConvTransposeKernel(
+            batchCount: test.batch, inputChannels: test.inputChannels, outputChannels: test.outputChannels,
+            groups: test.groups, inputShape: test.inputShape, kernelShape: test.kernelShape, strides: test.strides,
+            dilations: test.dilations, padsBegin: test.padsBegin, padsEnd: test.padsEnd,
+            outputPadding: test.outputPadding, activation: test.activation, scratchBudget: scratchBudget)
+    }
+
+    /// DFN3's upsampling layer over `rows` frames of `width` bins: depthwise, kernel (1, 3),
+    /// stride (1, 2), pads 1, output padding 1, no bias.
+    static func upsampler(channels: Int, rows: Int, width: Int) -> ConvolutionCase {
+        ConvolutionCase(
+            batch: 1, inputChannels: channels, outputChannels: channels, groups: channels, inputShape: [rows, width],
+            kernelShape: [1, 3], strides: [1, 2], dilations: [1, 1], padsBegin: [0, 1], padsEnd: [0, 1], outputPadding: [0, 1],
+            hasBias: false, activation: .identity)
+    }
+
     // 400 random attribute sets (general groups and depthwise with channel multipliers), output
     // padding below max(stride, dilation) as ONNX requires. Tolerance as in
     // ReferenceComparison.swift: 1e-5 · sqrt(K) · Σ|x·w| + 2e-6 over the K products that land
@@ -42,12 +60,7 @@ struct ConvTransposeTests {
             let test = ConvolutionCase.random(kind: kind, transposed: true, using: &generator)
             // Small budgets split col2im into blocks of input rows (down to one row per block).
             let budget = [1, 40, 200, 1 << 16].randomElement(using: &generator)!
-            let kernel = try ConvTransposeKernel(
-                batchCount: test.batch, inputChannels: test.inputChannels, outputChannels: test.outputChannels,
-                groups: test.groups, inputShape: test.inputShape, kernelShape: test.kernelShape,
-                strides: test.strides, dilations: test.dilations, padsBegin: test.padsBegin,
-                padsEnd: test.padsEnd, outputPadding: test.outputPadding, activation: test.activation,
-                scratchBudget: budget)
+            let kernel = try Self.kernel(test, scratchBudget: budget)
             strategies.insert(kernel.strategy)
             if kernel.strategy == .col2im && kernel.rowsPerBlock < kernel.height.inputSize { blocked += 1 }
             #expect(kernel.outputShape == test.transposedOutputShape, "case \(index) \(test)")
@@ -94,13 +107,8 @@ struct ConvTransposeTests {
     @Test("DFN3-sized layer")
     func dfn3Layer() throws {
         var generator = SplitMix64(seed: 49)
-        let test = ConvolutionCase(
-            batch: 1, inputChannels: 64, outputChannels: 64, groups: 64, inputShape: [4, 8], kernelShape: [1, 3],
-            strides: [1, 2], dilations: [1, 1], padsBegin: [0, 1], padsEnd: [0, 1], outputPadding: [0, 1],
-            hasBias: false, activation: .identity)
-        let kernel = try ConvTransposeKernel(
-            batchCount: 1, inputChannels: 64, outputChannels: 64, groups: 64, inputShape: [4, 8], kernelShape: [1, 3],
-            strides: [1, 2], padsBegin: [0, 1], padsEnd: [0, 1], outputPadding: [0, 1])
+        let test = Self.upsampler(channels: 64, rows: 4, width: 8)
+        let kernel = try Self.kernel(test)
         #expect(kernel.outputShape == [4, 16])
         let input = generator.floats(kernel.inputCount)
         let weights = generator.floats(kernel.weightCount)
@@ -139,11 +147,7 @@ struct ConvTransposeTests {
                 padsBegin: flat ? [padBegin] : [0, padBegin], padsEnd: flat ? [padEnd] : [0, padEnd],
                 outputPadding: flat ? [outputPadding] : [0, outputPadding], hasBias: Bool.random(using: &generator),
                 activation: activations.randomElement(using: &generator)!)
-            let kernel = try ConvTransposeKernel(
-                batchCount: test.batch, inputChannels: test.inputChannels, outputChannels: test.outputChannels,
-                groups: test.groups, inputShape: test.inputShape, kernelShape: test.kernelShape, strides: test.strides,
-                dilations: test.dilations, padsBegin: test.padsBegin, padsEnd: test.padsEnd,
-                outputPadding: test.outputPadding, activation: test.activation)
+            let kernel = try Self.kernel(test)
             #expect(kernel.runsOnPhaseLines, "case \(cases) \(test)")
             #expect(kernel.outputShape.last == stride * width, "case \(cases) \(test)")
             let input = generator.floats(kernel.inputCount)
@@ -162,13 +166,8 @@ struct ConvTransposeTests {
     @Test("phase lines keep rows apart")
     func phaseLinesKeepRowsApart() throws {
         var generator = SplitMix64(seed: 59)
-        let test = ConvolutionCase(
-            batch: 1, inputChannels: 2, outputChannels: 2, groups: 2, inputShape: [3, 8], kernelShape: [1, 3],
-            strides: [1, 2], dilations: [1, 1], padsBegin: [0, 1], padsEnd: [0, 1], outputPadding: [0, 1],
-            hasBias: false, activation: .identity)
-        let kernel = try ConvTransposeKernel(
-            batchCount: 1, inputChannels: 2, outputChannels: 2, groups: 2, inputShape: [3, 8], kernelShape: [1, 3],
-            strides: [1, 2], padsBegin: [0, 1], padsEnd: [0, 1], outputPadding: [0, 1])
+        let test = Self.upsampler(channels: 2, rows: 3, width: 8)
+        let kernel = try Self.kernel(test)
         #expect(kernel.runsOnPhaseLines)
         var input = generator.floats(kernel.inputCount)
         input[8] = .infinity
