@@ -50,8 +50,7 @@ struct GraphsScenario: BenchmarkScenario {
                     var profiled = OperatorProfile(grouping: profile)
                     for _ in 0..<samples { plan.execute(profile: &profiled) }
                     let parts = profiled.sortedEntries.map { entry in
-                        String(format: "%@ %.3f", entry.label, Double(entry.duration.components.attoseconds) / 1e15 / Double(samples)
-                            + Double(entry.duration.components.seconds) * 1e3 / Double(samples))
+                        String(format: "%@ %.3f", entry.label, entry.duration.milliseconds / Double(samples))
                     }
                     print("graphs: profile \(name) S=\(frames), ms per call: \(parts.joined(separator: ", "))")
                 }

@@ -160,7 +160,7 @@ struct PeersScenario: BenchmarkScenario {
         var output: [Float] = []
         let elapsed = ContinuousClock().measure { output = enhancer.enhance(samples) }
         blackHole(output.last ?? 0)
-        return milliseconds(elapsed) / 1000 / processedSeconds(samples.count)
+        return elapsed.milliseconds / 1000 / processedSeconds(samples.count)
     }
 
     /// One pass of the stream enhancer over the clip, one hop per call from a fresh state
@@ -177,18 +177,14 @@ struct PeersScenario: BenchmarkScenario {
         input.withUnsafeBufferPointer { input in
             output.withUnsafeMutableBufferPointer { output in
                 for t in 0..<hops {
-                    perHop[t] = milliseconds(clock.measure {
+                    perHop[t] = clock.measure {
                         enhancer.process(input: UnsafeBufferPointer(rebasing: input[(t * hop)..<((t + 1) * hop)]), output: output)
-                    })
+                    }.milliseconds
                 }
             }
         }
         blackHole(output.first ?? 0)
         return (perHop.reduce(0, +) / 1000 / (Double(hops * hop) / 48_000), perHop)
-    }
-
-    static func milliseconds(_ duration: Duration) -> Double {
-        Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1e3
     }
 
     /// Runs Scripts/bench-peers.py for `peers` (official, onnxruntime) on `clip`.

@@ -74,9 +74,8 @@ struct StreamingScenario: BenchmarkScenario {
                     let sorted = entries.sortedEntries
                     let width = max(sorted.map(\.label.count).max() ?? 0, 14)
                     for entry in sorted {
-                        let milliseconds = Double(entry.duration.components.attoseconds) / 1e15 + Double(entry.duration.components.seconds) * 1e3
                         print(String(format: "  %@ %8.4f  (%d)", entry.label.padding(toLength: width, withPad: " ", startingAt: 0),
-                                     milliseconds / frames, entry.calls / runs))
+                                     entry.duration.milliseconds / frames, entry.calls / runs))
                     }
                 }
             }

@@ -14,7 +14,7 @@ struct TimingSamples {
             var result: Result?
             let elapsed = try clock.measure { result = try work() }
             if let result { keep(result) }
-            samples.milliseconds.append(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1e3)
+            samples.milliseconds.append(elapsed.milliseconds)
         }
         return samples
     }
