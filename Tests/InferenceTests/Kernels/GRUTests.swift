@@ -64,6 +64,19 @@ struct GRUTests {
         return result
     }
 
+    /// Runs `kernel` on `test` (W and R as the kernel's layouts want them) and expects Y, laid out
+    /// with the kernel's time stride, and the final state within 2e-6 per step of `reference` (the
+    /// ONNX definition, from the row-major weights).
+    static func expectFollows(_ reference: (output: [ReferenceValue], finalHidden: [ReferenceValue]), _ test: GRUCase,
+                              kernel: GRUKernel, _ label: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        let result = run(test, kernel: kernel)
+        let absolute = 2e-6 * Double(max(test.steps, 1))
+        #expect(result.guardsIntact, "\(label) wrote outside its buffers", sourceLocation: sourceLocation)
+        expectClose(result.output, strided(reference.output, test, timeStride: kernel.outputTimeStride), absolute: absolute,
+                    "\(label) Y", sourceLocation: sourceLocation)
+        expectClose(result.finalHidden, reference.finalHidden, absolute: absolute, "\(label) Y_h", sourceLocation: sourceLocation)
+    }
+
     @Test("whole sequences match the ONNX definition over 300 random configurations")
     func randomSequences() throws {
         var generator = SplitMix64(seed: 51)
@@ -72,12 +85,7 @@ struct GRUTests {
             let row = test.batch * test.hiddenSize
             let timeStride = Bool.random(using: &generator) ? row : row + Int.random(in: 1...9, using: &generator)
             let kernel = try test.makeKernel(outputTimeStride: timeStride)
-            let result = Self.run(test, kernel: kernel)
-            let (output, finalHidden) = test.reference()
-            let absolute = 2e-6 * Double(max(test.steps, 1))
-            #expect(result.guardsIntact, "case \(index) \(test) wrote outside its buffers")
-            expectClose(result.output, Self.strided(output, test, timeStride: timeStride), absolute: absolute, "case \(index) \(test) Y")
-            expectClose(result.finalHidden, finalHidden, absolute: absolute, "case \(index) \(test) Y_h")
+            Self.expectFollows(test.reference(), test, kernel: kernel, "case \(index) \(test)")
         }
     }
 
@@ -161,13 +169,9 @@ struct GRUTests {
                 Issue.record("case \(index) \(test): layout \(String(describing: kernel.recurrenceLayout))")
                 continue
             }
-            let (output, finalHidden) = test.reference()
+            let reference = test.reference()
             test.r = Self.packed(test.r, kernel.recurrenceLayout!)
-            let result = Self.run(test, kernel: kernel)
-            let absolute = 2e-6 * Double(max(test.steps, 1))
-            #expect(result.guardsIntact, "case \(index) \(test) wrote outside its buffers")
-            expectClose(result.output, output, absolute: absolute, "case \(index) \(test) Y")
-            expectClose(result.finalHidden, finalHidden, absolute: absolute, "case \(index) \(test) Y_h")
+            Self.expectFollows(reference, test, kernel: kernel, "case \(index) \(test)")
         }
         #expect(fused >= 30, "only \(fused) gate-interleaved cases")
     }
@@ -187,14 +191,10 @@ struct GRUTests {
             }
             #expect(wide && rows == 3 * test.hiddenSize && columns == test.inputSize, "case \(index) \(test)")
             transposed += 1
-            let (output, finalHidden) = test.reference()
+            let reference = test.reference()
             test.w = Self.packed(test.w, kernel.inputWeightsLayout!)
             if let layout = kernel.recurrenceLayout { test.r = Self.packed(test.r, layout) }
-            let result = Self.run(test, kernel: kernel)
-            let absolute = 2e-6 * Double(max(test.steps, 1))
-            #expect(result.guardsIntact, "case \(index) \(test) wrote outside its buffers")
-            expectClose(result.output, output, absolute: absolute, "case \(index) \(test) Y")
-            expectClose(result.finalHidden, finalHidden, absolute: absolute, "case \(index) \(test) Y_h")
+            Self.expectFollows(reference, test, kernel: kernel, "case \(index) \(test)")
         }
         #expect(transposed >= 40, "only \(transposed) cases with a transposed W")
     }
