@@ -19,4 +19,9 @@ struct BufferPool {
     mutating func recycle(_ storage: TensorStorage) {
         free.append(storage)
     }
+
+    /// Recycles `storage` unless it is already free.
+    mutating func recycleIfAbsent(_ storage: TensorStorage) {
+        if !free.contains(where: { $0 === storage }) { free.append(storage) }
+    }
 }

@@ -4,9 +4,20 @@ import ONNX
 /// it has the wrong type.
 struct NodeAttributes {
     let node: NodeProto
+    /// Builds the IR of a graph attribute in the scope of the node's graph.
+    private let buildSubgraph: ((GraphProto) throws -> Subgraph)?
 
-    init(_ node: NodeProto) {
+    init(_ node: NodeProto, subgraphs buildSubgraph: ((GraphProto) throws -> Subgraph)? = nil) {
         self.node = node
+        self.buildSubgraph = buildSubgraph
+    }
+
+    /// The graph attribute `name`, resolved against the scopes around the node.
+    func subgraph(_ name: String) throws -> Subgraph? {
+        guard let attribute = node.attribute(named: name) else { return nil }
+        guard case .graph(let graph) = attribute.value else { throw OperatorError("attribute \(name) must be a graph") }
+        guard let buildSubgraph else { throw OperatorError(unsupported: "graph attribute \(name) outside a model") }
+        return try buildSubgraph(graph)
     }
 
     func int(_ name: String) throws -> Int64? {

@@ -7,8 +7,16 @@ protocol Operator: Sendable {
     /// Input positions whose contents decide output shapes; the planner requires them to be known
     /// at plan time (a constant, or a graph input whose value is part of the plan's key).
     var planTimeInputs: [Int] { get }
+    /// True when the outputs depend on the inputs' shapes only, never on their contents (Shape,
+    /// Size): values that decide shapes downstream need no plan-time contents upstream of it.
+    var readsShapesOnly: Bool { get }
     /// True when output 0 is input 0 seen with another shape (Reshape, Squeeze, …): no kernel runs.
     var aliasesFirstInput: Bool { get }
+    /// Graphs the operator holds in its attributes (an If's branches).
+    var subgraphs: [Subgraph] { get }
+    /// What the operator does in a convolution's epilogue when it is the only reader of the
+    /// convolution's output (see `ActivationFusing`, `ResidualFusing`); nil: it cannot be fused.
+    var epilogue: Epilogue? { get }
     /// Element types and shapes of the outputs (with contents when they follow from shapes alone).
     func outputs(for inputs: [ValueDescriptor?]) throws -> [ValueDescriptor]
     /// A kernel that computes `outputs` from `inputs`; absent optional inputs are nil.
@@ -20,7 +28,10 @@ protocol Operator: Sendable {
 
 extension Operator {
     var planTimeInputs: [Int] { [] }
+    var readsShapesOnly: Bool { false }
     var aliasesFirstInput: Bool { false }
+    var subgraphs: [Subgraph] { [] }
+    var epilogue: Epilogue? { nil }
 
     func makeKernel(inputs: [Tensor?], outputs: [Tensor]) throws -> any Kernel {
         throw OperatorError("has no kernel")
@@ -31,8 +42,16 @@ extension Operator {
     }
 }
 
+/// A step a convolution can take in its epilogue in place of the node that follows it.
+enum Epilogue {
+    /// A float activation applied to the output (Relu, LeakyRelu, Sigmoid, Tanh).
+    case activation(Activation)
+    /// An elementwise addition of another tensor of the output's shape (a skip connection).
+    case addition
+}
+
 /// An operator whose kernel can apply a float activation to its output in its epilogue (the
-/// planner fuses a following Relu, LeakyRelu, Sigmoid or Tanh node into it).
+/// planner fuses a following node whose `epilogue` is an activation into it).
 protocol ActivationFusing: Operator {
     func makeKernel(inputs: [Tensor?], outputs: [Tensor], activation: Activation) throws -> any Kernel
 }
@@ -90,4 +109,27 @@ func normalizedAxis(_ axis: Int64, rank: Int) throws -> Int {
 /// Product of `shape[range]` (shapes here are already validated, so this cannot overflow).
 func product(_ shape: some Collection<Int>) -> Int {
     shape.reduce(1, *)
+}
+
+/// An operator that runs one of its subgraphs, chosen by a condition input (If). The planner
+/// inlines the branch taken when the condition is known at plan time; otherwise it plans every
+/// branch, and the node's kernel runs the one the condition picks, then copies its results.
+protocol BranchingOperator: Operator {
+    /// The input position of the condition.
+    var conditionInput: Int { get }
+    /// The branches, in the order `branchIndex(condition:)` numbers them.
+    var branches: [Subgraph] { get }
+    /// The branch the condition's contents choose. Runs inside kernels: must not allocate.
+    func branchIndex(condition: Tensor) -> Int
+    /// The node's outputs, given each branch's results (throws when the branches disagree in a
+    /// way one set of preallocated outputs cannot hold).
+    func outputs(condition: ValueDescriptor, branches: [[ValueDescriptor]]) throws -> [ValueDescriptor]
+}
+
+extension BranchingOperator {
+    var subgraphs: [Subgraph] { branches }
+
+    func outputs(for inputs: [ValueDescriptor?]) throws -> [ValueDescriptor] {
+        throw OperatorError("is planned through its branches")
+    }
 }

@@ -2,10 +2,9 @@ import ONNX
 
 /// Maps an ONNX node to the operator that implements it, parsing its attributes for `opset`.
 enum OperatorRegistry {
-    /// The operator for `node`, or nil when the op type is not implemented.
-    static func makeOperator(_ node: NodeProto, opset: Int) throws -> (any Operator)? {
-        let attributes = NodeAttributes(node)
-        switch node.opType {
+    /// The operator for the node `attributes` belongs to, or nil when its op type is not implemented.
+    static func makeOperator(_ attributes: NodeAttributes, opset: Int) throws -> (any Operator)? {
+        switch attributes.node.opType {
         case "Constant": return try Constant(attributes)
         case "ConstantOfShape": return try ConstantOfShape(attributes)
         case "Shape": return try Shape(attributes, opset: opset)
@@ -34,6 +33,7 @@ enum OperatorRegistry {
         case "Conv": return try Conv(attributes)
         case "ConvTranspose": return try ConvTranspose(attributes)
         case "GRU": return try GRU(attributes, opset: opset)
+        case "If": return try If(attributes)
         default: return nil
         }
     }

@@ -2,6 +2,8 @@
 /// int32 and int64. Integer arithmetic wraps and integer division by zero yields 0 (ONNX leaves
 /// both undefined; trapping is not an option for input-derived values).
 struct ElementwiseBinary<Operation: BinaryOperation>: Operator {
+    var epilogue: Epilogue? { Operation.epilogue }
+
     func outputs(for inputs: [ValueDescriptor?]) throws -> [ValueDescriptor] {
         let a = try inputs.required(0, "A")
         let b = try inputs.required(1, "B")
@@ -27,9 +29,16 @@ struct ElementwiseBinary<Operation: BinaryOperation>: Operator {
 protocol BinaryOperation: Sendable {
     static func apply<Element: NumericElement>(_ a: Element, _ b: Element) -> Element
     static func apply(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float>
+    /// What a convolution's epilogue can do in place of this operation (nil: nothing).
+    static var epilogue: Epilogue? { get }
+}
+
+extension BinaryOperation {
+    static var epilogue: Epilogue? { nil }
 }
 
 enum Addition: BinaryOperation {
+    static var epilogue: Epilogue? { .addition }
     @inline(__always) static func apply<Element: NumericElement>(_ a: Element, _ b: Element) -> Element { .adding(a, b) }
     @inline(__always) static func apply(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> { a + b }
 }

@@ -3,6 +3,7 @@
 struct Shape: Operator {
     let start: Int64
     let end: Int64?
+    var readsShapesOnly: Bool { true }
 
     init(_ attributes: NodeAttributes, opset: Int) throws {
         start = opset >= 15 ? try attributes.int("start", default: 0) : 0

@@ -9,6 +9,8 @@ struct UnaryActivation: Operator {
         self.activation = activation
     }
 
+    var epilogue: Epilogue? { .activation(activation) }
+
     func outputs(for inputs: [ValueDescriptor?]) throws -> [ValueDescriptor] {
         let x = try inputs.required(0, "X")
         switch (x.elementType, activation) {

@@ -1,0 +1,75 @@
+/// The third planning pass: gives every step its output tensors. Storage of run-time values is
+/// recycled once the last step reading it has been assigned, so a plan holds a few live buffers
+/// rather than one per value; a branch's values live only while its branching step runs, and
+/// every branch of a step reuses the same storage. Graph inputs, constants and the values read
+/// after the steps (`kept`) are never recycled.
+struct BufferAssignment {
+    /// The tensor of each value, by value index: inputs and constants to begin with.
+    private(set) var tensors: [Tensor?]
+    private var pool = BufferPool()
+
+    init(tensors: [Tensor?]) {
+        self.tensors = tensors
+    }
+
+    /// Assigns the outputs of `steps` (and of their branches); `kept` are read after the steps.
+    mutating func assign(_ steps: inout [PlanStep], keeping kept: Set<Int>) throws {
+        var lastReader: [Int: Int] = [:]
+        for (position, step) in steps.enumerated() {
+            for id in step.reads { lastReader[id] = position }
+        }
+        for id in kept { lastReader[id] = .max }
+        // Storage allocated here, which may return to the pool here.
+        var recyclable = Set<ObjectIdentifier>()
+        var storageLastReader: [ObjectIdentifier: Int] = [:]
+        for position in steps.indices {
+            let step = steps[position]
+            let outputs: [Tensor]
+            if step.node.op.aliasesFirstInput && step.branches.isEmpty {
+                guard let source = step.node.inputs.first.flatMap({ $0 }).flatMap({ tensors[$0] }) else {
+                    throw InferenceError.invalidNode(node: step.node.name, opType: step.node.opType, message: "input 0 has no buffer")
+                }
+                outputs = [source.reshaped(to: step.outputDescriptors[0].shape)]
+            } else {
+                outputs = try step.outputDescriptors.map { try pool.tensor($0.elementType, shape: $0.shape) }
+                for tensor in outputs { recyclable.insert(ObjectIdentifier(tensor.storage)) }
+            }
+            steps[position].outputTensors = outputs
+            for (id, index) in step.produced {
+                tensors[id] = outputs[index]
+                let storage = ObjectIdentifier(outputs[index].storage)
+                storageLastReader[storage] = max(storageLastReader[storage] ?? position, lastReader[id] ?? -1)
+            }
+            // A branch's values are needed only while the step runs: each branch in turn gets
+            // storage that no live value holds, and gives it all back afterwards.
+            for branch in steps[position].branches.indices {
+                var inner = BufferAssignment(tensors: tensors)
+                inner.pool = pool
+                try inner.assign(&steps[position].branches[branch].steps, keeping: Set(steps[position].branches[branch].outputs))
+                inner.releaseAll(steps[position].branches[branch].steps)
+                tensors = inner.tensors
+                pool = inner.pool
+            }
+            // Storage no later step reads (inputs read for the last time here, outputs nobody
+            // reads) goes back to the pool.
+            for id in step.reads + step.produced.map(\.id) {
+                guard let tensor = tensors[id] else { continue }
+                let storage = ObjectIdentifier(tensor.storage)
+                if recyclable.contains(storage), (storageLastReader[storage] ?? .max) <= position {
+                    recyclable.remove(storage)
+                    pool.recycle(tensor.storage)
+                }
+            }
+        }
+    }
+
+    /// Returns to the pool every storage the steps' kernels write that is not already there.
+    private mutating func releaseAll(_ steps: [PlanStep]) {
+        var released = Set<ObjectIdentifier>()
+        for step in steps where !(step.node.op.aliasesFirstInput && step.branches.isEmpty) {
+            for tensor in step.outputTensors where released.insert(ObjectIdentifier(tensor.storage)).inserted {
+                pool.recycleIfAbsent(tensor.storage)
+            }
+        }
+    }
+}

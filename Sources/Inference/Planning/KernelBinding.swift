@@ -1,0 +1,84 @@
+/// The last planning pass: binds each step's kernel to its input and output tensors, with the
+/// fused nodes' work in its epilogue; a branching step gets a kernel that runs one branch's
+/// kernels per call.
+struct KernelBinding {
+    let graph: Graph
+    let tensors: [Tensor?]
+    private let weights: Set<Int>
+
+    init(graph: Graph, tensors: [Tensor?]) {
+        self.graph = graph
+        self.tensors = tensors
+        weights = graph.weightValues
+    }
+
+    /// One bound step: the kernel and how profiles name it.
+    struct BoundStep {
+        let kernel: any Kernel
+        let opType: String
+        let nodeName: String
+    }
+
+    func bind(_ steps: [PlanStep]) throws -> [BoundStep] {
+        try steps.compactMap { step in
+            guard !(step.node.op.aliasesFirstInput && step.branches.isEmpty) else { return nil }
+            let kernel = try step.node.attributingErrors(opset: graph.opset) { try makeKernel(step) }
+            let label = step.label
+            return BoundStep(kernel: kernel, opType: label.opType, nodeName: label.name)
+        }
+    }
+
+    private func makeKernel(_ step: PlanStep) throws -> any Kernel {
+        let node = step.node
+        let inputs = node.inputs.indices.map { position in
+            step.replacedInputs[position] ?? node.inputs[position].flatMap { tensors[$0] }
+        }
+        if let branching = node.op as? any BranchingOperator {
+            return BranchKernel(
+                operator: branching, condition: try inputs.required(branching.conditionInput),
+                branches: try step.branches.map { branch in
+                    BranchKernel.Branch(kernels: try bind(branch.steps).map(\.kernel), results: try branch.outputs.map { id in
+                        guard let tensor = tensors[id] else { throw OperatorError("branch result '\(graph.values[id].name)' has no buffer") }
+                        return tensor
+                    })
+                },
+                outputs: step.outputTensors)
+        }
+        let outputs = step.outputTensors
+        if let residual = step.residual, let fusing = node.op as? any ResidualFusing {
+            guard let tensor = tensors[residual] else { throw OperatorError("the fused addition's operand has no buffer") }
+            return try fusing.makeKernel(inputs: inputs, outputs: outputs, activation: step.activation ?? .identity, residual: tensor)
+        }
+        if let activation = step.activation, let fusing = node.op as? any ActivationFusing {
+            return try fusing.makeKernel(inputs: inputs, outputs: outputs, activation: activation)
+        }
+        let constants = ConstantInputs(
+            positions: Set(node.inputs.indices.filter { step.replacedInputs[$0] == nil && (node.inputs[$0].map(weights.contains) ?? false) }),
+            relaidWeights: graph.relaidWeights)
+        return try node.op.makeKernel(inputs: inputs, outputs: outputs, constants: constants)
+    }
+}
+
+/// Runs the branch a branching node's condition picks, then copies its results into the node's
+/// outputs (a result may be a value of an enclosing graph, which the node must not alias).
+struct BranchKernel: Kernel {
+    struct Branch {
+        let kernels: [any Kernel]
+        let results: [Tensor]
+    }
+
+    let `operator`: any BranchingOperator
+    let condition: Tensor
+    let branches: [Branch]
+    let outputs: [Tensor]
+
+    func execute() {
+        let branch = branches[`operator`.branchIndex(condition: condition)]
+        branch.kernels.withUnsafeBufferPointer { kernels in
+            for index in kernels.indices { kernels[index].execute() }
+        }
+        for (result, output) in zip(branch.results, outputs) {
+            output.bytes.copyMemory(from: result.bytes, byteCount: output.byteCount)
+        }
+    }
+}
