@@ -46,7 +46,7 @@ def session(path):
 def clip(rate, path=CLIP):
     """The 48 kHz sample clip resampled to `rate` (soxr, very high quality), float32."""
     if not Path(path).is_file():
-        raise ModelInputError(f"{path} is missing; run Scripts/make-sample {path}")
+        raise ModelInputError(f"{path} is missing" + (f"; run Scripts/make-sample {path}" if path == CLIP else ""))
     signal, source_rate = read_wav(path)
     if source_rate != 48000:
         raise ModelInputError(f"{path}: {source_rate} Hz, expected 48000 Hz")
