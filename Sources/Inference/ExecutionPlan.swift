@@ -27,8 +27,11 @@ public final class ExecutionPlan: @unchecked Sendable {
     /// as their buffer instead of a copy of it, so that another plan's output can feed this plan
     /// without a copy (their contents are read when the plan runs). Throws for a missing input, a
     /// type or shape the graph does not accept, or a node whose shapes do not work out (naming the
-    /// node).
-    public init(graph: Graph, inputs given: [String: Tensor], sharing: Set<String> = []) throws {
+    /// node). The outputs named in `outputBuffers` are written to the given tensors (of their
+    /// planned type and shape), so that, say, a state output lands where the next call reads it;
+    /// one that no kernel of its own computes (an input passed through, a constant) is copied
+    /// there at the end of each run.
+    public init(graph: Graph, inputs given: [String: Tensor], sharing: Set<String> = [], outputBuffers: [String: Tensor] = [:]) throws {
         self.graph = graph
         var descriptors = [ValueDescriptor?](repeating: nil, count: graph.values.count)
         var tensors = [Tensor?](repeating: nil, count: graph.values.count)
@@ -71,10 +74,29 @@ public final class ExecutionPlan: @unchecked Sendable {
         }
         let kept = Set(graph.outputs)
         Fusion(descriptors: descriptors).fuse(&planned, keeping: kept)
+        var destinations: [Int: Tensor] = [:]
+        for (name, tensor) in outputBuffers {
+            guard let id = graph.outputs.first(where: { graph.values[$0].name == name }) else {
+                throw InferenceError.invalidInput("outputBuffers names '\(name)', which is not a graph output")
+            }
+            guard let descriptor = descriptors[id], descriptor.elementType == tensor.elementType, descriptor.shape == tensor.shape else {
+                let planned = descriptors[id].map { "\($0.elementType) \($0.shape)" } ?? "no value"
+                throw InferenceError.invalidInput("output '\(name)' is \(planned), its buffer is \(tensor.elementType) \(tensor.shape)")
+            }
+            destinations[id] = tensor
+        }
         var assignment = BufferAssignment(tensors: tensors)
-        try assignment.assign(&planned, keeping: kept)
-        let steps = try KernelBinding(graph: graph, tensors: assignment.tensors).bind(planned)
+        try assignment.assign(&planned, keeping: kept, given: destinations)
+        var steps = try KernelBinding(graph: graph, tensors: assignment.tensors).bind(planned)
+        for (id, destination) in destinations.sorted(by: { $0.key < $1.key }) {
+            guard let computed = assignment.tensors[id] else { throw InferenceError.invalidGraph("output '\(graph.values[id].name)' has no value") }
+            if computed.storage !== destination.storage {
+                steps.append(KernelBinding.BoundStep(
+                    kernel: CopyKernel(source: computed, destination: destination), opType: "Copy", nodeName: graph.values[id].name))
+            }
+        }
         outputs = try graph.outputs.map { id in
+            if let destination = destinations[id] { return destination }
             guard let tensor = assignment.tensors[id] else { throw InferenceError.invalidGraph("output '\(graph.values[id].name)' has no value") }
             return tensor
         }

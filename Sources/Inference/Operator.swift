@@ -17,6 +17,11 @@ protocol Operator: Sendable {
     /// What the operator does in a convolution's epilogue when it is the only reader of the
     /// convolution's output (see `ActivationFusing`, `ResidualFusing`); nil: it cannot be fused.
     var epilogue: Epilogue? { get }
+    /// How the node behaves along the time axis when the streaming translator meets it with a
+    /// time axis on an input (and on an output): frame-local, a causal history, or recurrent
+    /// state. Throws `context.refusal(…)` for a use of time that cannot be carried across calls;
+    /// the default refuses every operator that does not say.
+    func streamingRole(in context: StreamingContext) throws -> StreamingRole
     /// Element types and shapes of the outputs (with contents when they follow from shapes alone).
     func outputs(for inputs: [ValueDescriptor?]) throws -> [ValueDescriptor]
     /// A kernel that computes `outputs` from `inputs`; absent optional inputs are nil.
@@ -32,6 +37,10 @@ extension Operator {
     var aliasesFirstInput: Bool { false }
     var subgraphs: [Subgraph] { [] }
     var epilogue: Epilogue? { nil }
+
+    func streamingRole(in context: StreamingContext) throws -> StreamingRole {
+        throw context.refusal("\(context.node.opType) is not known to be frame-local, and its input has a time axis")
+    }
 
     func makeKernel(inputs: [Tensor?], outputs: [Tensor]) throws -> any Kernel {
         throw OperatorError("has no kernel")

@@ -6,6 +6,8 @@ import ONNX
 struct Cast: Operator {
     let target: ElementType
 
+    func streamingRole(in context: StreamingContext) throws -> StreamingRole { .frameLocal }
+
     init(_ attributes: NodeAttributes) throws {
         guard let code = try attributes.int("to") else { throw OperatorError("missing attribute to") }
         guard let onnxType = Int32(exactly: code).flatMap(TensorDataType.init(rawValue:)),

@@ -41,3 +41,12 @@ struct Concat: Operator {
         return StridedCopyKernel(destination: output, parts: parts)
     }
 }
+
+extension Concat {
+    func streamingRole(in context: StreamingContext) throws -> StreamingRole {
+        guard let output = context.output, let outputAxis = context.axis(output) else { return .frameLocal }
+        let joined = try context.operatorCall { try normalizedAxis(axis, rank: context.shape(output).count) }
+        if joined == outputAxis { throw context.refusal("it concatenates along the time axis \(joined)") }
+        return .frameLocal
+    }
+}

@@ -138,3 +138,14 @@ struct ConvolutionKernel: Kernel {
             y.pointer(to: Float.self), scratch?.pointer(to: Float.self))
     }
 }
+
+extension ConvolutionOperator {
+    func streamingRole(in context: StreamingContext) throws -> StreamingRole {
+        try context.frameLocalConvolution { spatial in
+            guard let x = context.input(0), let w = context.input(1) else { throw OperatorError("missing X or W") }
+            let g = try geometry(context.shape(x), context.shape(w))
+            return ((g.kernel[spatial] - 1) * g.dilations[spatial] + 1, g.strides[spatial],
+                    g.padsBegin[spatial], g.padsEnd[spatial], g.outputPadding[spatial])
+        }
+    }
+}

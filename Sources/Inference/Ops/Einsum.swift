@@ -258,3 +258,32 @@ extension Tensor {
         }
     }
 }
+
+extension Einsum {
+    /// Frame-local when each operand's time label is kept in the output.
+    func streamingRole(in context: StreamingContext) throws -> StreamingRole {
+        let sides = equation.split(separator: "->", omittingEmptySubsequences: false).map(String.init)
+        let terms = try context.operatorCall {
+            try sides[0].split(separator: ",", omittingEmptySubsequences: false).map { try Einsum.labels(of: String($0)) }
+        }
+        let kept: Set<Int>
+        if sides.count > 1 {
+            kept = Set(try context.operatorCall { try Einsum.labels(of: sides[1]) })
+        } else {
+            var counts: [Int: Int] = [:]
+            for label in terms.joined() { counts[label, default: 0] += 1 }
+            kept = Set(counts.filter { $0.value == 1 || $0.key == -1 }.keys)
+        }
+        for (position, id) in context.node.inputs.compactMap({ $0 }).enumerated() where position < terms.count {
+            guard let timeAxis = context.axis(id) else { continue }
+            let term = terms[position]
+            let rest = context.shape(id).count - term.filter { $0 >= 0 }.count
+            let axisLabels = term.flatMap { $0 == -1 ? Array(repeating: -1, count: rest) : [$0] }
+            guard timeAxis < axisLabels.count else { continue }
+            let label = axisLabels[timeAxis]
+            if label >= 0 && term.filter({ $0 == label }).count > 1 { throw context.refusal("it takes a diagonal across the time axis") }
+            if !kept.contains(label) { throw context.refusal("it sums over the time axis of operand \(position)") }
+        }
+        return .frameLocal
+    }
+}

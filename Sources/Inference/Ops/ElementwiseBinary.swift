@@ -4,6 +4,8 @@
 struct ElementwiseBinary<Operation: BinaryOperation>: Operator {
     var epilogue: Epilogue? { Operation.epilogue }
 
+    func streamingRole(in context: StreamingContext) throws -> StreamingRole { .frameLocal }
+
     func outputs(for inputs: [ValueDescriptor?]) throws -> [ValueDescriptor] {
         let a = try inputs.required(0, "A")
         let b = try inputs.required(1, "B")

@@ -2,6 +2,8 @@
 struct Flatten: Operator {
     let axis: Int64
 
+    func streamingRole(in context: StreamingContext) throws -> StreamingRole { try context.frameLocalIfFramesIntact() }
+
     init(_ attributes: NodeAttributes) throws {
         axis = try attributes.int("axis", default: 1)
     }

@@ -171,3 +171,31 @@ struct GRUNodeKernel: Kernel {
         stateTranspose?.run(from: timeMajorState.bytes, to: yH.bytes)
     }
 }
+
+extension GRU {
+    /// A forward GRU along the time axis carries its hidden state between calls; a reverse or
+    /// bidirectional one would need the future.
+    func streamingRole(in context: StreamingContext) throws -> StreamingRole {
+        guard let x = context.input(0) else { throw context.refusal("has no X") }
+        if directions.count > 1 { throw context.refusal("a bidirectional GRU reads every frame of the future") }
+        if directions != [.forward] { throw context.refusal("a reverse GRU starts from the last frame") }
+        let sequenceAxis = batchMajor ? 1 : 0
+        guard context.axis(x) == sequenceAxis else {
+            throw context.refusal("its time axis is not the sequence axis \(sequenceAxis) of X (layout \(batchMajor ? 1 : 0))")
+        }
+        if [1, 2, 3].contains(where: { context.axis(context.input($0)) != nil }) { throw context.refusal("its weights change along the time axis") }
+        if context.input(4) != nil { throw context.refusal("it has sequence_lens, which end sequences inside the time axis") }
+        var initialState: Tensor?
+        if let initial = context.input(5) {
+            guard context.axis(initial) == nil, let constant = context.analysis.descriptors[initial]?.constant else {
+                throw context.refusal("its initial_h is computed at run time; only a constant initial state can be carried")
+            }
+            initialState = constant
+        }
+        if context.node.outputs.count > 1, let finalState = context.node.outputs[1], !context.consumers[finalState].isEmpty {
+            throw context.refusal("its Y_h is read by other nodes, but per chunk it would be the state after that chunk only")
+        }
+        let stateShape = try context.operatorCall { try outputs(for: context.inputDescriptors)[1].shape }
+        return .recurrent(Recurrence(stateShape: stateShape, initialState: initialState))
+    }
+}

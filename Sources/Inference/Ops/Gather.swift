@@ -63,3 +63,9 @@ struct GatherKernel: Kernel {
         }
     }
 }
+
+extension Gather {
+    func streamingRole(in context: StreamingContext) throws -> StreamingRole {
+        try context.frameLocal(unlessMixing: [axis], of: "gathers")
+    }
+}

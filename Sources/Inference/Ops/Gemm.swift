@@ -110,3 +110,9 @@ struct PlainGemmKernel<Element: NumericElement & CastableElement>: Kernel {
         }
     }
 }
+
+extension Gemm {
+    func streamingRole(in context: StreamingContext) throws -> StreamingRole {
+        try context.frameLocalProduct(contracting: transposeA ? 0 : 1, transposeB ? 1 : 0)
+    }
+}

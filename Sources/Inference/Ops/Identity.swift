@@ -2,6 +2,8 @@
 struct Identity: Operator {
     var aliasesFirstInput: Bool { true }
 
+    func streamingRole(in context: StreamingContext) throws -> StreamingRole { .frameLocal }
+
     func outputs(for inputs: [ValueDescriptor?]) throws -> [ValueDescriptor] {
         [try inputs.required(0, "input")]
     }

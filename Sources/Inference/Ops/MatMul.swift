@@ -113,3 +113,11 @@ struct PlainMatMulKernel<Element: NumericElement>: Kernel {
         }
     }
 }
+
+extension MatMul {
+    func streamingRole(in context: StreamingContext) throws -> StreamingRole {
+        guard let a = context.input(0), let b = context.input(1) else { return .frameLocal }
+        let rankB = context.shape(b).count
+        return try context.frameLocalProduct(contracting: context.shape(a).count - 1, rankB == 1 ? 0 : rankB - 2)
+    }
+}

@@ -75,3 +75,62 @@ struct Pad: Operator {
             fill: fill)
     }
 }
+
+extension Pad {
+    /// Frame-local unless it pads the time axis. Zeros padded in front of the time axis, feeding
+    /// only time convolutions whose extent they complete, are a causal history: the previous
+    /// frames, carried between calls. Padding the end of time would need future frames.
+    func streamingRole(in context: StreamingContext) throws -> StreamingRole {
+        guard let data = context.input(0), let timeAxis = context.axis(data), let output = context.output else {
+            throw context.refusal("only its pads or value change along time")
+        }
+        let rank = context.shape(data).count
+        var padding: (begin: [Int], end: [Int]) = ([], [])
+        for inputs in [context.inputDescriptors, context.longInputDescriptors] {
+            let found = try context.operatorCall { try self.padding(rank: rank, inputs: inputs) }
+            if !padding.begin.isEmpty && (found.begin != padding.begin || found.end != padding.end) {
+                throw context.refusal("its pads depend on the chunk length")
+            }
+            padding = found
+        }
+        let (begin, end) = (padding.begin[timeAxis], padding.end[timeAxis])
+        if end > 0 { throw context.refusal("it pads the end of the time axis by \(end) frames, which needs future frames") }
+        if begin < 0 || end < 0 { throw context.refusal("it crops the time axis (pads \(begin), \(end))") }
+        if begin == 0 { return .frameLocal }
+        if let value = context.input(2) {
+            guard let constant = context.analysis.descriptors[value]?.constant, constant.elementType == .float32,
+                  constant.pointer(to: Float.self).pointee == 0
+            else { throw context.refusal("its padding value is not a constant zero") }
+        } else if attributeValue != 0 {
+            throw context.refusal("it pads with \(attributeValue), not zero")
+        }
+        if context.graph.outputs.contains(output) { throw context.refusal("its padded output is a graph output") }
+        let readers = context.consumers[output]
+        if readers.isEmpty { throw context.refusal("its padded output is never read") }
+        for reader in readers.map({ context.graph.nodes[$0] }) {
+            func misfit(_ why: String) -> StreamingError {
+                context.refusal("a causal time pad of \(begin) frames must feed only time convolutions it completes, but '\(reader.name)' (\(reader.opType)) \(why)")
+            }
+            guard reader.opType == "Conv", let conv = reader.op as? Conv else { throw misfit("is not a Conv") }
+            guard reader.inputs.first == output, reader.inputs.dropFirst().allSatisfy({ $0 != output }) else {
+                throw misfit("reads it as weights or bias")
+            }
+            guard timeAxis >= 2, let weights = reader.inputs.count > 1 ? reader.inputs[1] : nil else {
+                throw misfit("has the time axis as batch or channel axis")
+            }
+            let geometry = try context.operatorCall { try conv.geometry(context.shape(output), context.shape(weights)) }
+            let spatial = timeAxis - 2
+            let extent = (geometry.kernel[spatial] - 1) * geometry.dilations[spatial] + 1
+            guard geometry.strides[spatial] == 1 else { throw misfit("has time stride \(geometry.strides[spatial])") }
+            guard geometry.padsBegin[spatial] == 0, geometry.padsEnd[spatial] == 0 else {
+                throw misfit("pads time itself (\(geometry.padsBegin[spatial]), \(geometry.padsEnd[spatial]))")
+            }
+            guard extent == begin + 1 else { throw misfit("spans \(extent) frames, not \(begin + 1)") }
+        }
+        var otherBegin = padding.begin
+        var otherEnd = padding.end
+        otherBegin[timeAxis] = 0
+        otherEnd[timeAxis] = 0
+        return .causalHistory(CausalHistory(data: data, axis: timeAxis, frames: begin, otherBegin: otherBegin, otherEnd: otherEnd))
+    }
+}

@@ -3,6 +3,8 @@
 struct Reshape: Operator {
     let allowZero: Bool
 
+    func streamingRole(in context: StreamingContext) throws -> StreamingRole { try context.frameLocalIfFramesIntact() }
+
     init(_ attributes: NodeAttributes, opset: Int) throws {
         let allowZero = opset >= 14 ? try attributes.int("allowzero", default: 0) : 0
         self.allowZero = allowZero != 0

@@ -80,3 +80,19 @@ struct Slice: Operator {
         return StridedCopyKernel(destination: outputs[0], parts: [.init(copy: copy, source: data, sourceOffset: offset, destinationOffset: 0)])
     }
 }
+
+extension Slice {
+    /// Frame-local when it keeps every frame: slicing the time axis would select frames of a
+    /// chunk, which differ from frames of the whole sequence.
+    func streamingRole(in context: StreamingContext) throws -> StreamingRole {
+        guard let data = context.input(0), let dataAxis = context.axis(data) else { return .frameLocal }
+        for inputs in [context.inputDescriptors, context.longInputDescriptors] {
+            guard let shape = inputs.first??.shape else { continue }
+            let window = try context.operatorCall { try windows(for: shape, inputs: inputs)[dataAxis] }
+            guard window.start == 0, window.step == 1, window.count == shape[dataAxis] else {
+                throw context.refusal("it slices the time axis \(dataAxis) (start \(window.start), step \(window.step), \(window.count) of \(shape[dataAxis]) frames)")
+            }
+        }
+        return .frameLocal
+    }
+}

@@ -4,6 +4,8 @@ struct Squeeze: Operator {
     let attributeAxes: [Int64]?
     let axesFromInput: Bool
 
+    func streamingRole(in context: StreamingContext) throws -> StreamingRole { try context.frameLocalIfFramesIntact() }
+
     init(_ attributes: NodeAttributes, opset: Int) throws {
         axesFromInput = opset >= 13
         attributeAxes = axesFromInput ? nil : try attributes.ints("axes")
@@ -38,6 +40,8 @@ struct Squeeze: Operator {
 struct Unsqueeze: Operator {
     let attributeAxes: [Int64]?
     let axesFromInput: Bool
+
+    func streamingRole(in context: StreamingContext) throws -> StreamingRole { try context.frameLocalIfFramesIntact() }
 
     init(_ attributes: NodeAttributes, opset: Int) throws {
         axesFromInput = opset >= 13

@@ -2,6 +2,8 @@
 struct Transpose: Operator {
     let permutation: [Int]?
 
+    func streamingRole(in context: StreamingContext) throws -> StreamingRole { .frameLocal }
+
     init(_ attributes: NodeAttributes) throws {
         permutation = try attributes.sizes("perm")
     }

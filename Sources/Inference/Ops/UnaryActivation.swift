@@ -11,6 +11,8 @@ struct UnaryActivation: Operator {
 
     var epilogue: Epilogue? { .activation(activation) }
 
+    func streamingRole(in context: StreamingContext) throws -> StreamingRole { .frameLocal }
+
     func outputs(for inputs: [ValueDescriptor?]) throws -> [ValueDescriptor] {
         let x = try inputs.required(0, "X")
         switch (x.elementType, activation) {

@@ -13,7 +13,9 @@ struct BufferAssignment {
     }
 
     /// Assigns the outputs of `steps` (and of their branches); `kept` are read after the steps.
-    mutating func assign(_ steps: inout [PlanStep], keeping kept: Set<Int>) throws {
+    /// A value in `given` is written straight into that tensor when a step's kernel computes it
+    /// (the caller copies the others, computed by no kernel of its own, after the run).
+    mutating func assign(_ steps: inout [PlanStep], keeping kept: Set<Int>, given: [Int: Tensor] = [:]) throws {
         var lastReader: [Int: Int] = [:]
         for (position, step) in steps.enumerated() {
             for id in step.reads { lastReader[id] = position }
@@ -31,8 +33,15 @@ struct BufferAssignment {
                 }
                 outputs = [source.reshaped(to: step.outputDescriptors[0].shape)]
             } else {
-                outputs = try step.outputDescriptors.map { try pool.tensor($0.elementType, shape: $0.shape) }
-                for tensor in outputs { recyclable.insert(ObjectIdentifier(tensor.storage)) }
+                outputs = try step.outputDescriptors.enumerated().map { index, descriptor in
+                    if let id = step.produced.last(where: { $0.index == index })?.id, let tensor = given[id],
+                       tensor.elementType == descriptor.elementType, tensor.shape == descriptor.shape {
+                        return tensor
+                    }
+                    let tensor = try pool.tensor(descriptor.elementType, shape: descriptor.shape)
+                    recyclable.insert(ObjectIdentifier(tensor.storage))
+                    return tensor
+                }
             }
             steps[position].outputTensors = outputs
             for (id, index) in step.produced {
