@@ -1,14 +1,37 @@
-/// ONNX Pad in "constant" mode: `pads` = [begin_0, …, begin_n, end_0, …, end_n] (negative crops)
-/// around the input, filled with `constant_value`. Attributes before opset 11, inputs from 11
-/// (with optional `axes` from 18). Other modes are reported as unsupported.
+/// ONNX Pad: `pads` = [begin_0, …, begin_n, end_0, …, end_n] (negative crops) around the input,
+/// filled with `constant_value` ("constant" mode) or with the input's own elements: mirrored
+/// without repeating the edge ("reflect", Silero VAD's STFT padding), the edge repeated ("edge")
+/// or the far side continued ("wrap", opset 19). Attributes before opset 11, inputs from 11 (with
+/// optional `axes` from 18).
 struct Pad: Operator {
+    enum Mode: String {
+        case constant, reflect, edge, wrap
+
+        /// The input index an output index `index` (already shifted by the begin padding) reads
+        /// along an axis of `count` elements.
+        func sourceIndex(_ index: Int, count: Int) -> Int {
+            switch self {
+            case .constant: return index
+            case .edge: return min(max(index, 0), count - 1)
+            case .wrap: return ((index % count) + count) % count
+            case .reflect:
+                guard count > 1 else { return 0 }
+                let period = 2 * (count - 1)
+                let folded = ((index % period) + period) % period
+                return folded < count ? folded : period - folded
+            }
+        }
+    }
+
+    let mode: Mode
     let attributePads: [Int64]?
     let attributeValue: Float
     let fromInputs: Bool
 
     init(_ attributes: NodeAttributes, opset: Int) throws {
-        let mode = try attributes.string("mode") ?? "constant"
-        guard mode == "constant" else { throw OperatorError(unsupported: "mode \(mode)") }
+        let name = try attributes.string("mode") ?? "constant"
+        guard let mode = Mode(rawValue: name), mode != .wrap || opset >= 19 else { throw OperatorError(unsupported: "mode \(name)") }
+        self.mode = mode
         fromInputs = opset >= 11
         attributePads = fromInputs ? nil : try attributes.ints("pads")
         attributeValue = fromInputs ? 0 : try attributes.float("value", default: 0)
@@ -39,6 +62,9 @@ struct Pad: Operator {
         let (begin, end) = try padding(rank: data.shape.count, inputs: inputs)
         let shape = data.shape.indices.map { data.shape[$0] + begin[$0] + end[$0] }
         guard shape.allSatisfy({ $0 >= 0 }) else { throw OperatorError("pads crop input shape \(data.shape) below zero") }
+        if mode != .constant, let empty = data.shape.indices.first(where: { data.shape[$0] == 0 && shape[$0] > 0 }) {
+            throw OperatorError("\(mode.rawValue) padding needs input elements, axis \(empty) has none")
+        }
         return [ValueDescriptor(data.elementType, shape)]
     }
 
@@ -46,6 +72,12 @@ struct Pad: Operator {
         let data = try inputs.required(0)
         let output = outputs[0]
         let (begin, end) = try padding(rank: data.rank, inputs: inputs.map { $0.map { ValueDescriptor(constant: $0) } })
+        if mode != .constant {
+            let sources = output.shape.indices.map { axis in
+                (0..<output.shape[axis]).map { mode.sourceIndex($0 - begin[axis], count: data.shape[axis]) }
+            }
+            return IndexedPadKernel(input: data, output: output, sourceIndices: sources)
+        }
         // The fill value is read when the kernel runs: constant_value may be a run-time input.
         let fill: Tensor
         if fromInputs, inputs.count > 2, let value = inputs[2] {
@@ -95,6 +127,7 @@ extension Pad {
         }
         let (begin, end) = (padding.begin[timeAxis], padding.end[timeAxis])
         if end > 0 { throw context.refusal("it pads the end of the time axis by \(end) frames, which needs future frames") }
+        if mode != .constant && begin != 0 { throw context.refusal("it pads the time axis in \(mode.rawValue) mode, from frames of the chunk itself") }
         if begin < 0 || end < 0 { throw context.refusal("it crops the time axis (pads \(begin), \(end))") }
         if begin == 0 { return .frameLocal }
         if let value = context.input(2) {
@@ -132,5 +165,46 @@ extension Pad {
         otherBegin[timeAxis] = 0
         otherEnd[timeAxis] = 0
         return .causalHistory(CausalHistory(data: data, axis: timeAxis, frames: begin, otherBegin: otherBegin, otherEnd: otherEnd))
+    }
+}
+
+/// Pad's reflect, edge and wrap modes: every output element copies the input element whose index
+/// along each axis the mode gives. Where each output row (the last axis) starts reading, and which
+/// element each column reads, are worked out when the kernel is bound.
+struct IndexedPadKernel: Kernel {
+    let input: Tensor
+    let output: Tensor
+    /// Per output row, the input element its columns index from.
+    let rowOffsets: [Int]
+    /// Per output column, the input column it reads.
+    let columns: [Int]
+
+    /// `sourceIndices`: per axis, the input index of each output index.
+    init(input: Tensor, output: Tensor, sourceIndices: [[Int]]) {
+        self.input = input
+        self.output = output
+        let strides = contiguousStrides(of: input.shape)
+        var offsets = [0]
+        for axis in sourceIndices.indices.dropLast() {
+            offsets = offsets.flatMap { base in sourceIndices[axis].map { base + $0 * strides[axis] } }
+        }
+        rowOffsets = offsets
+        columns = sourceIndices.last ?? [0]
+    }
+
+    func execute() {
+        let size = input.elementType.byteCount
+        var destination = output.bytes
+        rowOffsets.withUnsafeBufferPointer { rows in
+            columns.withUnsafeBufferPointer { columns in
+                for row in rows {
+                    let source = input.bytes + row * size
+                    for column in columns {
+                        destination.copyMemory(from: source + column * size, byteCount: size)
+                        destination += size
+                    }
+                }
+            }
+        }
     }
 }

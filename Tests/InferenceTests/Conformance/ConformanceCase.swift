@@ -66,10 +66,8 @@ struct ConformanceCase {
                 return .unsupported(error.description, isOperatorGap: false)
             case .unsupportedElementType:
                 return .unsupported(error.description, isOperatorGap: false)
-            case let .unsupportedFeature(opType, _, _, feature):
-                // Pad's non-constant modes are outside the scope; anything else is a gap.
-                let outOfScope = opType == "Pad" && feature.hasPrefix("mode")
-                return .unsupported(error.description, isOperatorGap: !outOfScope)
+            case .unsupportedFeature:
+                return .unsupported(error.description, isOperatorGap: true)
             default:
                 return .failed(error.description)
             }

@@ -5,15 +5,15 @@ import Inference
 /// executor, with each case's own tolerances (rtol 1e-3, atol 1e-7 unless the case says
 /// otherwise) — the reference outputs come from the ONNX project, not from this engine.
 @Suite struct ConformanceTests {
-    /// Case-name prefixes of the operators issue 3 lists: each of their cases must pass, or be
-    /// unsupported only for an element type the engine does not have, a Pad mode other than
-    /// "constant", or an operator outside the list (function-expanded variants).
+    /// Case-name prefixes of the operators the engine claims: each of their cases must pass, or be
+    /// unsupported only for an element type the engine does not have or an operator outside the
+    /// list (function-expanded variants).
     static let requiredPrefixes = [
         "test_gru_", "test_conv_", "test_basic_conv_", "test_convtranspose", "test_einsum_", "test_slice",
         "test_gather_0", "test_gather_1", "test_gather_2d", "test_gather_negative", "test_reshape_", "test_transpose_",
         "test_squeeze", "test_unsqueeze", "test_concat_", "test_matmul_", "test_gemm_", "test_add", "test_sub",
         "test_mul", "test_div", "test_relu", "test_sigmoid", "test_tanh", "test_leakyrelu", "test_shape",
-        "test_constantofshape", "test_constant", "test_constant_pad", "test_cast_", "test_identity", "test_flatten",
+        "test_constantofshape", "test_constant", "test_constant_pad", "test_reflect_pad", "test_edge_pad", "test_wrap_pad", "test_if", "test_cast_", "test_identity", "test_flatten",
     ]
 
     @Test func nodeCases() throws {
