@@ -15,7 +15,7 @@ import Inference
 struct GRUCase: CustomStringConvertible {
     var steps, batch, inputSize, hiddenSize: Int
     var linearBeforeReset: Bool
-    var direction: GRUDirection
+    var direction: RecurrenceDirection
     var lengths: [Int]?
     var x, w, r: [Float]
     var inputBias, recurrentBias, initialHidden: [Float]?

@@ -44,7 +44,7 @@ struct GRUOnnxRuntimeTests {
         let fixture = try Self.loadFixture()
         #expect(fixture.cases.count == 24)
         for test in fixture.cases {
-            let directions: [GRUDirection] = switch test.direction {
+            let directions: [RecurrenceDirection] = switch test.direction {
             case "forward": [.forward]
             case "reverse": [.reverse]
             default: [.forward, .reverse]
