@@ -27,7 +27,7 @@
 //     func run(input:weights:recurrence:inputBias:recurrentBias:initialHidden:sequenceLengths:
 //              output:finalHidden:scratch:)
 //         X [T, B, I], W [3H, I], R [3H, H], Wb/Rb [3H] or nil, initial h [B, H] or nil (zeros),
-//         sequenceLengths [B] or nil (see `SequenceWalk`), Y rows [B, H] at
+//         sequenceLengths [B] or nil (see `SequenceWalk`: a row of length 0 ends with h = 0), Y rows [B, H] at
 //         output + t·outputTimeStride or nil, final h [B, H] or nil.
 //     func step(input:weights:recurrence:inputBias:recurrentBias:hidden:output:scratch:)
 //         One time step for B rows: x [B, I], h [B, H] read and overwritten with the new state,
@@ -164,7 +164,10 @@ public struct GRUKernel: Sendable, Hashable {
                         output.map { $0 + time * outputTimeStride + batch * hidden })
             }
         }
-        finalHidden?.update(from: state, count: stateCount)
+        if let finalHidden {
+            finalHidden.update(from: state, count: stateCount)
+            walk.clearEmptyRows(of: finalHidden, batchSize: batchSize, hidden: hidden)
+        }
     }
 
     public func step(

@@ -16,7 +16,8 @@
 //     func run(input:weights:recurrence:inputBias:recurrentBias:peepholes:initialHidden:
 //              initialCell:sequenceLengths:output:finalHidden:finalCell:scratch:)
 //         X [T, B, I], W [4H, I], R [4H, H], Wb/Rb [4H] or nil, P [3H] (p_i, p_o, p_f) or nil,
-//         initial h and c [B, H] or nil (zeros), sequenceLengths [B] or nil (see `SequenceWalk`),
+//         initial h and c [B, H] or nil (zeros), sequenceLengths [B] or nil (see `SequenceWalk`:
+//         a row of length 0 ends with h = c = 0),
 //         Y rows [B, H] at output + t·outputTimeStride or nil, final h and c [B, H] or nil.
 //     func step(input:weights:recurrence:inputBias:recurrentBias:peepholes:hidden:cell:output:scratch:)
 //         One time step for B rows: x [B, I]; h and c [B, H] read and overwritten with the new
@@ -106,8 +107,14 @@ public struct LSTMKernel: Sendable, Hashable {
                         output.map { $0 + time * outputTimeStride + batch * hiddenSize })
             }
         }
-        finalHidden?.update(from: hidden, count: stateCount)
-        finalCell?.update(from: cell, count: stateCount)
+        if let finalHidden {
+            finalHidden.update(from: hidden, count: stateCount)
+            walk.clearEmptyRows(of: finalHidden, batchSize: batchSize, hidden: hiddenSize)
+        }
+        if let finalCell {
+            finalCell.update(from: cell, count: stateCount)
+            walk.clearEmptyRows(of: finalCell, batchSize: batchSize, hidden: hiddenSize)
+        }
     }
 
     public func step(
