@@ -24,9 +24,9 @@
 //         state; output [B, H] (or nil) receives a copy of h. For streaming; `sequenceLength` unused.
 //
 // Neither function allocates or throws. The input projection X·Wᵀ of all steps is one SGEMM
-// ([T·B, I] × [I, 4H]); each step then multiplies h by Rᵀ (one row-dot pass, `multiplyRows`, for
-// up to four rows) and fuses the gate arithmetic in one SIMD8 pass per row, with the two biases
-// pre-summed into the scratch:
+// ([T·B, I] × [I, 4H]); each step then multiplies h by Rᵀ (the row-dot pass of `multiplyRows` for
+// up to four rows, an SGEMV at batch 1; SGEMM beyond) and fuses the gate arithmetic in one SIMD8
+// pass per row, with the two biases pre-summed into the scratch:
 //     i = σ(x·W_iᵀ + h·R_iᵀ + Wb_i + Rb_i + p_i ⊙ c)
 //     f = σ(x·W_fᵀ + h·R_fᵀ + Wb_f + Rb_f + p_f ⊙ c)       (1 − i with input_forget)
 //     g = tanh(x·W_cᵀ + h·R_cᵀ + Wb_c + Rb_c)

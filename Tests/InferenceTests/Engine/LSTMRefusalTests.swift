@@ -56,4 +56,15 @@ struct LSTMRefusalTests {
             #expect(opType == "LSTM" && node == "lstm_3" && message.contains("P shape"), "\(message)")
         }
     }
+
+    @Test("LSTMKernel rejects sizes that cannot describe an LSTM, or whose scratch does not fit an Int")
+    func kernelSizes() {
+        #expect(throws: KernelParameterError.self) { try LSTMKernel(sequenceLength: -1, batchSize: 1, inputSize: 4, hiddenSize: 4) }
+        #expect(throws: KernelParameterError.self) { try LSTMKernel(sequenceLength: 3, batchSize: 0, inputSize: 4, hiddenSize: 4) }
+        #expect(throws: KernelParameterError.self) { try LSTMKernel(sequenceLength: 3, batchSize: 1, inputSize: 0, hiddenSize: 4) }
+        #expect(throws: KernelParameterError.self) { try LSTMKernel(sequenceLength: 3, batchSize: 1, inputSize: 4, hiddenSize: 0) }
+        #expect(throws: KernelParameterError.self) { try LSTMKernel(sequenceLength: 3, batchSize: 2, inputSize: 4, hiddenSize: 4, outputTimeStride: 7) }
+        #expect(throws: KernelParameterError.self) { try LSTMKernel(sequenceLength: 1 << 40, batchSize: 1 << 20, inputSize: 4, hiddenSize: 4) }
+        #expect(throws: KernelParameterError.self) { try LSTMKernel(sequenceLength: 1, batchSize: 1, inputSize: 1, hiddenSize: Int.max / 5) }
+    }
 }
