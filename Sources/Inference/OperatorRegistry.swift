@@ -34,6 +34,7 @@ enum OperatorRegistry {
         case "ConvTranspose": return try ConvTranspose(attributes)
         case "GRU": return try GRU(attributes, opset: opset)
         case "If": return try If(attributes)
+        case "LSTM": return try LSTM(attributes, opset: opset)
         default: return nil
         }
     }

@@ -1,7 +1,5 @@
 // GRUKernels — one direction of ONNX GRU (gate order z, r, h; activations sigmoid, tanh).
 //
-//   public enum GRUDirection { forward, reverse }
-//
 //   public struct GRUKernel
 //     init(sequenceLength:batchSize:inputSize:hiddenSize:linearBeforeReset:direction:
 //          outputTimeStride:packedRecurrence:packedInputWeights:vectorWidth:) throws
@@ -29,11 +27,8 @@
 //     func run(input:weights:recurrence:inputBias:recurrentBias:initialHidden:sequenceLengths:
 //              output:finalHidden:scratch:)
 //         X [T, B, I], W [3H, I], R [3H, H], Wb/Rb [3H] or nil, initial h [B, H] or nil (zeros),
-//         sequenceLengths [B] or nil (all T; values are clamped to 0...T), Y rows [B, H] at
+//         sequenceLengths [B] or nil (see `SequenceWalk`: a row of length 0 ends with h = 0), Y rows [B, H] at
 //         output + t·outputTimeStride or nil, final h [B, H] or nil.
-//         Batch entry b runs over its first L_b time steps (the reverse direction from L_b − 1
-//         down to 0, as onnxruntime does); Y is zero at t ≥ L_b and its final h is the state
-//         after its last valid step (the initial h when L_b = 0).
 //     func step(input:weights:recurrence:inputBias:recurrentBias:hidden:output:scratch:)
 //         One time step for B rows: x [B, I], h [B, H] read and overwritten with the new state,
 //         output [B, H] (or nil) receives a copy of it. For streaming; `sequenceLength` unused.
@@ -48,18 +43,13 @@
 
 import AVX512Kernels
 
-public enum GRUDirection: Sendable, Hashable {
-    case forward
-    case reverse
-}
-
 public struct GRUKernel: Sendable, Hashable {
     public let sequenceLength: Int
     public let batchSize: Int
     public let inputSize: Int
     public let hiddenSize: Int
     public let linearBeforeReset: Bool
-    public let direction: GRUDirection
+    public let direction: RecurrenceDirection
     public let outputTimeStride: Int
     public let scratchCount: Int
     public let stepScratchCount: Int
@@ -93,7 +83,7 @@ public struct GRUKernel: Sendable, Hashable {
 
     public init(
         sequenceLength: Int, batchSize: Int, inputSize: Int, hiddenSize: Int,
-        linearBeforeReset: Bool, direction: GRUDirection = .forward, outputTimeStride: Int? = nil,
+        linearBeforeReset: Bool, direction: RecurrenceDirection = .forward, outputTimeStride: Int? = nil,
         packedRecurrence: Bool = false, packedInputWeights: Bool = false, vectorWidth: VectorWidth = .available
     ) throws {
         let name = "GRU"
@@ -165,28 +155,19 @@ public struct GRUKernel: Sendable, Hashable {
         prepareBiases(inputBias: inputBias, recurrentBias: recurrentBias, layout: layout)
         project(input, rows: sequenceLength * batchSize, weights: weights, into: layout.projections)
 
-        let steps = sequenceLength
-        func length(_ batch: Int) -> Int {
-            guard let sequenceLengths else { return steps }
-            return min(max(sequenceLengths[batch], 0), steps)
-        }
-        if let output {
-            for batch in 0..<batchSize {
-                for time in length(batch)..<sequenceLength {
-                    (output + time * outputTimeStride + batch * hidden).update(repeating: 0, count: hidden)
-                }
-            }
-        }
+        let walk = SequenceWalk(steps: sequenceLength, direction: direction, lengths: sequenceLengths)
+        if let output { walk.clearPadding(of: output, batchSize: batchSize, hidden: hidden, timeStride: outputTimeStride) }
         for step in 0..<sequenceLength {
             recur(recurrence: recurrence, hidden: state, layout: layout) { batch in
-                let valid = length(batch)
-                guard step < valid else { return nil }
-                let time = direction == .forward ? step : valid - 1 - step
+                guard let time = walk.time(at: step, of: batch) else { return nil }
                 return (layout.projections + (time * batchSize + batch) * 3 * hidden,
                         output.map { $0 + time * outputTimeStride + batch * hidden })
             }
         }
-        finalHidden?.update(from: state, count: stateCount)
+        if let finalHidden {
+            finalHidden.update(from: state, count: stateCount)
+            walk.clearEmptyRows(of: finalHidden, batchSize: batchSize, hidden: hidden)
+        }
     }
 
     public func step(

@@ -3,76 +3,25 @@
 /// from opset 14; default activations (Sigmoid, Tanh) only. Each direction runs `GRUKernel`:
 /// the input projection of all time steps as one SGEMM, then the recurrence step by step.
 struct GRU: Operator {
-    let hiddenSize: Int?
-    let directions: [GRUDirection]
+    let layer: RecurrentLayer
     let linearBeforeReset: Bool
-    let batchMajor: Bool
+
+    var directions: [RecurrenceDirection] { layer.directions }
+    var batchMajor: Bool { layer.batchMajor }
 
     init(_ attributes: NodeAttributes, opset: Int) throws {
-        hiddenSize = try attributes.size("hidden_size")
-        switch try attributes.string("direction") ?? "forward" {
-        case "forward": directions = [.forward]
-        case "reverse": directions = [.reverse]
-        case "bidirectional": directions = [.forward, .reverse]
-        case let other: throw OperatorError("unknown direction \(other)")
-        }
+        layer = try RecurrentLayer(attributes, opset: opset, gates: 3, stateCount: 1, defaultActivations: ["sigmoid", "tanh"])
         linearBeforeReset = try attributes.int("linear_before_reset", default: 0) != 0
-        let layout = opset >= 14 ? try attributes.int("layout", default: 0) : 0
-        batchMajor = layout != 0
-        if let activations = try attributes.strings("activations") {
-            let defaults = Array(repeating: ["sigmoid", "tanh"], count: directions.count).flatMap { $0 }
-            guard activations.map({ $0.lowercased() }) == defaults else { throw OperatorError(unsupported: "activations \(activations)") }
-        }
-        if try attributes.float("clip") != nil { throw OperatorError(unsupported: "clip") }
-    }
-
-    /// Sizes resolved from the input shapes.
-    struct Geometry {
-        var sequenceLength: Int
-        var batch: Int
-        var inputSize: Int
-        var hidden: Int
-    }
-
-    func geometry(_ inputs: [ValueDescriptor?]) throws -> Geometry {
-        let x = try inputs.required(0, "X")
-        let w = try inputs.required(1, "W")
-        let r = try inputs.required(2, "R")
-        guard [x, w, r].allSatisfy({ $0.elementType == .float32 }) else { throw OperatorError(unsupported: "\(x.elementType) tensors") }
-        guard x.shape.count == 3 else { throw OperatorError("X must be 3-D, got \(x.shape)") }
-        let d = directions.count
-        let (t, b) = batchMajor ? (x.shape[1], x.shape[0]) : (x.shape[0], x.shape[1])
-        let hidden = hiddenSize ?? r.shape.last ?? 0
-        let geometry = Geometry(sequenceLength: t, batch: b, inputSize: x.shape[2], hidden: hidden)
-        guard w.shape == [d, 3 * hidden, geometry.inputSize] else {
-            throw OperatorError("W shape \(w.shape) must be [\(d), \(3 * hidden), \(geometry.inputSize)]")
-        }
-        guard r.shape == [d, 3 * hidden, hidden] else { throw OperatorError("R shape \(r.shape) must be [\(d), \(3 * hidden), \(hidden)]") }
-        if inputs.count > 3, let bias = inputs[3], bias.shape != [d, 6 * hidden] || bias.elementType != .float32 {
-            throw OperatorError("B shape \(bias.shape) must be [\(d), \(6 * hidden)] float32")
-        }
-        if inputs.count > 4, let lengths = inputs[4], lengths.shape != [b] || lengths.elementType != .int32 {
-            throw OperatorError("sequence_lens shape \(lengths.shape) must be [\(b)] int32")
-        }
-        let stateShape = batchMajor ? [b, d, hidden] : [d, b, hidden]
-        if inputs.count > 5, let initial = inputs[5], initial.shape != stateShape || initial.elementType != .float32 {
-            throw OperatorError("initial_h shape \(initial.shape) must be \(stateShape) float32")
-        }
-        return geometry
     }
 
     func outputs(for inputs: [ValueDescriptor?]) throws -> [ValueDescriptor] {
-        let g = try geometry(inputs)
-        let d = directions.count
-        let y = batchMajor ? [g.batch, g.sequenceLength, d, g.hidden] : [g.sequenceLength, d, g.batch, g.hidden]
-        let state = batchMajor ? [g.batch, d, g.hidden] : [d, g.batch, g.hidden]
-        return [ValueDescriptor(.float32, y), ValueDescriptor(.float32, state)]
+        layer.outputs(try layer.geometry(inputs))
     }
 
     /// A W or R that is one of the graph's weights is read re-laid for the kernel's products
     /// (`PackedMatrixLayout`).
     func makeKernel(inputs: [Tensor?], outputs: [Tensor], constants: ConstantInputs) throws -> any Kernel {
-        let g = try geometry(inputs.map { $0.map { ValueDescriptor(constant: $0) } })
+        let g = try layer.geometry(inputs.map { $0.map { ValueDescriptor(constant: $0) } })
         let d = directions.count
         let kernels = try directions.map {
             try GRUKernel(
@@ -81,94 +30,45 @@ struct GRU: Operator {
                 packedRecurrence: constants.contain([2]), packedInputWeights: constants.contain([1]))
         }
         let w = try inputs.required(1), r = try inputs.required(2)
-        let x = try inputs.required(0)
-        let initial = inputs.count > 5 ? inputs[5] : nil
-        let lengths = inputs.count > 4 ? inputs[4] : nil
-        // Batch-major tensors are transposed to and from the sequence-major layout the kernel uses.
-        func transposeCopy(_ shape: [Int]) -> StridedCopy {
-            let strides = contiguousStrides(of: shape)
-            let swapped = [shape[1], shape[0]] + shape[2...]
-            return StridedCopy(
-                counts: swapped, sourceStrides: [strides[1], strides[0]] + strides[2...],
-                destinationStrides: contiguousStrides(of: swapped), elementSize: 4)
-        }
-        let timeMajorInput = batchMajor ? try Tensor(zeros: .float32, shape: [g.sequenceLength, g.batch, g.inputSize]) : x
-        let timeMajorOutput = batchMajor ? try Tensor(zeros: .float32, shape: [g.sequenceLength, d, g.batch, g.hidden]) : outputs[0]
-        let timeMajorState = batchMajor ? try Tensor(zeros: .float32, shape: [d, g.batch, g.hidden]) : outputs[1]
-        let timeMajorInitial = batchMajor && initial != nil ? try Tensor(zeros: .float32, shape: [d, g.batch, g.hidden]) : initial
         return GRUNodeKernel(
-            kernels: kernels, x: x, w: try kernels[0].inputWeightsLayout.map { try constants.packed(w, layout: $0) } ?? w,
-            r: try kernels[0].recurrenceLayout.map { try constants.packed(r, layout: $0) } ?? r, bias: inputs.count > 3 ? inputs[3] : nil,
-            lengths: lengths, lengthsAsInt: lengths == nil ? nil : try Tensor(zeros: .int64, shape: [g.batch]),
-            initial: initial, y: outputs[0], yH: outputs[1],
-            timeMajorInput: timeMajorInput, timeMajorOutput: timeMajorOutput, timeMajorState: timeMajorState, timeMajorInitial: timeMajorInitial,
-            inputTranspose: batchMajor ? transposeCopy(x.shape) : nil,
-            initialTranspose: batchMajor ? transposeCopy([g.batch, d, g.hidden]) : nil,
-            outputTranspose: batchMajor ? outputTranspose(g) : nil,
-            stateTranspose: batchMajor ? transposeCopy([d, g.batch, g.hidden]) : nil,
+            kernels: kernels, tensors: try SequenceMajorTensors(layer, g, inputs: inputs, outputs: outputs),
+            w: try kernels[0].inputWeightsLayout.map { try constants.packed(w, layout: $0) } ?? w,
+            r: try kernels[0].recurrenceLayout.map { try constants.packed(r, layout: $0) } ?? r,
+            bias: inputs.count > 3 ? inputs[3] : nil,
             scratch: try Tensor(zeros: .float32, shape: [kernels.map(\.scratchCount).max() ?? 0]),
             hidden: g.hidden, batch: g.batch, inputSize: g.inputSize)
-    }
-
-    /// [T, D, B, H] → [B, T, D, H] for the batch-major Y.
-    private func outputTranspose(_ g: Geometry) -> StridedCopy {
-        let d = directions.count
-        let source = contiguousStrides(of: [g.sequenceLength, d, g.batch, g.hidden])
-        return StridedCopy(
-            counts: [g.batch, g.sequenceLength, d, g.hidden], sourceStrides: [source[2], source[0], source[1], source[3]],
-            destinationStrides: contiguousStrides(of: [g.batch, g.sequenceLength, d, g.hidden]), elementSize: 4)
     }
 }
 
 struct GRUNodeKernel: Kernel {
     let kernels: [GRUKernel]
-    let x: Tensor
+    let tensors: SequenceMajorTensors
     let w: Tensor
     let r: Tensor
     let bias: Tensor?
-    let lengths: Tensor?
-    let lengthsAsInt: Tensor?
-    let initial: Tensor?
-    let y: Tensor
-    let yH: Tensor
-    let timeMajorInput: Tensor
-    let timeMajorOutput: Tensor
-    let timeMajorState: Tensor
-    let timeMajorInitial: Tensor?
-    let inputTranspose: StridedCopy?
-    let initialTranspose: StridedCopy?
-    let outputTranspose: StridedCopy?
-    let stateTranspose: StridedCopy?
     let scratch: Tensor
     let hidden: Int
     let batch: Int
     let inputSize: Int
 
     func execute() {
-        inputTranspose?.run(from: x.bytes, to: timeMajorInput.bytes)
-        if let initial, let timeMajorInitial { initialTranspose?.run(from: initial.bytes, to: timeMajorInitial.bytes) }
-        if let lengths, let lengthsAsInt {
-            let source = lengths.pointer(to: Int32.self)
-            let destination = lengthsAsInt.pointer(to: Int.self)
-            for index in 0..<lengths.elementCount { destination[index] = Int(source[index]) }
-        }
+        tensors.prepare()
         let gates = 3 * hidden
         let stateCount = batch * hidden
         for (direction, kernel) in kernels.enumerated() {
             let biasBase = bias.map { UnsafePointer($0.pointer(to: Float.self)) + direction * 2 * gates }
             kernel.run(
-                input: timeMajorInput.pointer(to: Float.self),
+                input: tensors.input.pointer(to: Float.self),
                 weights: w.pointer(to: Float.self) + direction * gates * inputSize,
                 recurrence: r.pointer(to: Float.self) + direction * gates * hidden,
                 inputBias: biasBase, recurrentBias: biasBase.map { $0 + gates },
-                initialHidden: timeMajorInitial.map { UnsafePointer($0.pointer(to: Float.self)) + direction * stateCount },
-                sequenceLengths: lengthsAsInt.map { UnsafePointer($0.pointer(to: Int.self)) },
-                output: timeMajorOutput.pointer(to: Float.self) + direction * stateCount,
-                finalHidden: timeMajorState.pointer(to: Float.self) + direction * stateCount,
+                initialHidden: tensors.initialStates[0].map { UnsafePointer($0.pointer(to: Float.self)) + direction * stateCount },
+                sequenceLengths: tensors.lengths.map { UnsafePointer($0.pointer(to: Int.self)) },
+                output: tensors.output.pointer(to: Float.self) + direction * stateCount,
+                finalHidden: tensors.finalStates[0].pointer(to: Float.self) + direction * stateCount,
                 scratch: scratch.pointer(to: Float.self))
         }
-        outputTranspose?.run(from: timeMajorOutput.bytes, to: y.bytes)
-        stateTranspose?.run(from: timeMajorState.bytes, to: yH.bytes)
+        tensors.finish()
     }
 }
 

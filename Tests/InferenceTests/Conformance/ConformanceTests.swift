@@ -9,7 +9,7 @@ import Inference
     /// unsupported only for an element type the engine does not have or an operator outside the
     /// list (function-expanded variants).
     static let requiredPrefixes = [
-        "test_gru_", "test_conv_", "test_basic_conv_", "test_convtranspose", "test_einsum_", "test_slice",
+        "test_gru_", "test_lstm_", "test_conv_", "test_basic_conv_", "test_convtranspose", "test_einsum_", "test_slice",
         "test_gather_0", "test_gather_1", "test_gather_2d", "test_gather_negative", "test_reshape_", "test_transpose_",
         "test_squeeze", "test_unsqueeze", "test_concat_", "test_matmul_", "test_gemm_", "test_add", "test_sub",
         "test_mul", "test_div", "test_relu", "test_sigmoid", "test_tanh", "test_leakyrelu", "test_shape",

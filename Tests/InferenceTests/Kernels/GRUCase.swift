@@ -6,7 +6,7 @@
 //     h = g(Xt·W_hᵀ + r ⊙ (Ht−1·R_hᵀ + Rb_h) + Wb_h)            linear_before_reset = 1
 //     Ht = (1 − z) ⊙ h + z ⊙ Ht−1
 // with per-batch sequence lengths as onnxruntime runs them: entry b sees its first L_b inputs
-// (reversed for the reverse direction), Y is 0 beyond L_b.
+// (reversed for the reverse direction), Y is 0 beyond L_b, and its final state is 0 when L_b = 0.
 
 import TestSupport
 import Foundation
@@ -15,7 +15,7 @@ import Inference
 struct GRUCase: CustomStringConvertible {
     var steps, batch, inputSize, hiddenSize: Int
     var linearBeforeReset: Bool
-    var direction: GRUDirection
+    var direction: RecurrenceDirection
     var lengths: [Int]?
     var x, w, r: [Float]
     var inputBias, recurrentBias, initialHidden: [Float]?
@@ -117,6 +117,7 @@ struct GRUCase: CustomStringConvertible {
                     output[(t * batch + b) * size + i] = ReferenceValue(value: state[i], magnitude: magnitude, terms: inputSize + size + 2)
                 }
             }
+            if lengths != nil && length == 0 { state = Array(repeating: 0, count: size) }
             finalHidden += state.map { ReferenceValue(value: $0, magnitude: magnitude, terms: inputSize + size + 2) }
         }
         return (output, finalHidden)

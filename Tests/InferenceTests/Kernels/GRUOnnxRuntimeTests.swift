@@ -1,6 +1,7 @@
 // GRUKernel against onnxruntime on the GRU cases of Scripts/gen-gru-kernel.py: the semantics a
 // Double reference cannot settle by itself — reverse direction with per-batch sequence_lens,
-// the bidirectional [T, D, B, H] output layout through outputTimeStride, the ONNX bias split.
+// the bidirectional [T, D, B, H] output layout through outputTimeStride, the ONNX bias split —
+// and on the GRU forms GTCRN uses, through each layout of the weights.
 
 import Foundation
 import Inference
@@ -44,42 +45,119 @@ struct GRUOnnxRuntimeTests {
         let fixture = try Self.loadFixture()
         #expect(fixture.cases.count == 24)
         for test in fixture.cases {
-            let directions: [GRUDirection] = switch test.direction {
+            let directions: [RecurrenceDirection] = switch test.direction {
             case "forward": [.forward]
             case "reverse": [.reverse]
             default: [.forward, .reverse]
             }
-            let (steps, batch, inputSize, hidden) = (test.steps, test.batch, test.input_size, test.hidden_size)
-            let row = batch * hidden
-            var output = [Float](repeating: .nan, count: steps * directions.count * row)
-            var finalHidden = [Float](repeating: .nan, count: directions.count * row)
-            for (d, direction) in directions.enumerated() {
-                let kernel = try GRUKernel(
-                    sequenceLength: steps, batchSize: batch, inputSize: inputSize, hiddenSize: hidden,
+            let kernels = try directions.map { direction in
+                try GRUKernel(
+                    sequenceLength: test.steps, batchSize: test.batch, inputSize: test.input_size, hiddenSize: test.hidden_size,
                     linearBeforeReset: test.linear_before_reset != 0, direction: direction,
-                    outputTimeStride: directions.count * row)
-                var scratch = [Float](repeating: .nan, count: kernel.scratchCount)
-                test.X.withUnsafeBufferPointer { x in
-                test.W.withUnsafeBufferPointer { w in
-                test.R.withUnsafeBufferPointer { r in
-                test.B.withUnsafeBufferPointer { b in
-                test.initial_h.withUnsafeBufferPointer { h0 in
-                test.sequence_lens.withUnsafeBufferPointer { lengths in
-                output.withUnsafeMutableBufferPointer { y in
-                finalHidden.withUnsafeMutableBufferPointer { yh in
-                scratch.withUnsafeMutableBufferPointer { scratch in
-                    kernel.run(
-                        input: x.baseAddress!, weights: w.baseAddress! + d * 3 * hidden * inputSize,
-                        recurrence: r.baseAddress! + d * 3 * hidden * hidden,
-                        inputBias: b.baseAddress! + d * 6 * hidden, recurrentBias: b.baseAddress! + d * 6 * hidden + 3 * hidden,
-                        initialHidden: h0.baseAddress! + d * row, sequenceLengths: lengths.baseAddress!,
-                        output: y.baseAddress! + d * row, finalHidden: yh.baseAddress! + d * row,
-                        scratch: scratch.baseAddress!)
-                }}}}}}}}}
+                    outputTimeStride: directions.count * test.batch * test.hidden_size)
             }
+            let (output, finalHidden) = Self.run(
+                kernels, x: test.X, w: test.W, r: test.R, bias: test.B, initialHidden: test.initial_h, lengths: test.sequence_lens)
             let exact = { (values: [Float]) in values.map { ReferenceValue(value: Double($0), magnitude: 0, terms: 1) } }
             expectClose(output, exact(test.Y), absolute: 2e-6, "\(test.name) Y (onnxruntime \(fixture.onnxruntime))")
             expectClose(finalHidden, exact(test.Y_h), absolute: 2e-6, "\(test.name) Y_h (onnxruntime \(fixture.onnxruntime))")
+        }
+    }
+
+    /// Y [T, D, B, H] and Y_h [D, B, H] of a GRU node run through `kernels`, one per direction
+    /// (all with the same sizes and layouts), from the node's row-major W, R and B, which are
+    /// packed here as the kernels' layouts want them.
+    static func run(
+        _ kernels: [GRUKernel], x: [Float], w: [Float], r: [Float], bias: [Float]?, initialHidden: [Float]?, lengths: [Int]?
+    ) -> (output: [Float], finalHidden: [Float]) {
+        let first = kernels[0]
+        let (inputSize, hidden) = (first.inputSize, first.hiddenSize)
+        let row = first.batchSize * hidden
+        let w = first.inputWeightsLayout.map { GRUTests.packed(w, $0) } ?? w
+        let r = first.recurrenceLayout.map { GRUTests.packed(r, $0) } ?? r
+        var output = [Float](repeating: .nan, count: first.sequenceLength * kernels.count * row)
+        var finalHidden = [Float](repeating: .nan, count: kernels.count * row)
+        for (d, kernel) in kernels.enumerated() {
+            var scratch = [Float](repeating: .nan, count: kernel.scratchCount)
+            x.withUnsafeBufferPointer { x in
+            w.withUnsafeBufferPointer { w in
+            r.withUnsafeBufferPointer { r in
+            (bias ?? []).withUnsafeBufferPointer { b in
+            (initialHidden ?? []).withUnsafeBufferPointer { h0 in
+            (lengths ?? []).withUnsafeBufferPointer { lengthValues in
+            output.withUnsafeMutableBufferPointer { y in
+            finalHidden.withUnsafeMutableBufferPointer { yh in
+            scratch.withUnsafeMutableBufferPointer { scratch in
+                kernel.run(
+                    input: x.baseAddress!, weights: w.baseAddress! + d * 3 * hidden * inputSize,
+                    recurrence: r.baseAddress! + d * 3 * hidden * hidden,
+                    inputBias: bias == nil ? nil : b.baseAddress! + d * 6 * hidden,
+                    recurrentBias: bias == nil ? nil : b.baseAddress! + d * 6 * hidden + 3 * hidden,
+                    initialHidden: initialHidden == nil ? nil : h0.baseAddress! + d * row,
+                    sequenceLengths: lengths == nil ? nil : lengthValues.baseAddress!,
+                    output: y.baseAddress! + d * row, finalHidden: yh.baseAddress! + d * row,
+                    scratch: scratch.baseAddress!)
+            }}}}}}}}}
+        }
+        return (output, finalHidden)
+    }
+
+    // GTCRN's GRUs (Scripts/gen-recurrent-nodes.py's gru.json): H = 16, 8 and 4, none a
+    // multiple of 64; batch 33; bidirectional over 33 steps; initial_h and bias given. Tolerance
+    // as above (the same sizes of dot products, ≤ 33 steps of O(1) states).
+    @Test("GTCRN's GRU forms match onnxruntime as whole nodes, weights as initializers or as graph inputs")
+    func modelFormNodes() throws {
+        let fixture = try RecurrentNodeCase.load("gru.json")
+        #expect(fixture.cases.count == 6)
+        for test in fixture.cases {
+            for weightsAsInitializers in [false, true] {
+                let executor = OfflineExecutor(graph: try test.graph(weightsAsInitializers: weightsAsInitializers))
+                let outputs = try executor.run(try test.feeds(weightsAsInitializers: weightsAsInitializers))
+                test.expectOutputs(
+                    try ["Y", "Y_h"].map { try #require(outputs[$0]).scalars(as: Float.self) }, tolerance: 2e-6,
+                    "\(test) (weights \(weightsAsInitializers ? "initializers" : "inputs"), \(VectorWidth.available), onnxruntime \(fixture.onnxruntime))")
+            }
+        }
+    }
+
+    @Test("GTCRN's GRU forms match onnxruntime through every recurrence and input-weight layout on every vector width this CPU has")
+    func modelFormLayouts() throws {
+        let fixture = try RecurrentNodeCase.load("gru.json")
+        let widths: [VectorWidth] = VectorWidth.available == .avx512 ? [.avx2, .avx512] : [.avx2]
+        var layouts: Set<String> = []
+        for test in fixture.cases {
+            let x = try #require(test.inputs[0])
+            let (steps, batch, inputSize) = (x.shape[0], x.shape[1], x.shape[2])
+            let hidden = try #require(test.ints["hidden_size"])
+            let directions: [RecurrenceDirection] = test.strings["direction"] == "bidirectional" ? [.forward, .reverse] : [.forward]
+            for width in widths {
+                for (packedRecurrence, packedInputWeights) in [(false, false), (true, false), (false, true), (true, true)] {
+                    let kernels = try directions.map { direction in
+                        try GRUKernel(
+                            sequenceLength: steps, batchSize: batch, inputSize: inputSize, hiddenSize: hidden,
+                            linearBeforeReset: test.ints["linear_before_reset"] == 1, direction: direction,
+                            outputTimeStride: directions.count * batch * hidden,
+                            packedRecurrence: packedRecurrence, packedInputWeights: packedInputWeights, vectorWidth: width)
+                    }
+                    let label = "\(test) \(width) R \(kernels[0].recurrenceLayout.map { "\($0)" } ?? "row-major") W \(kernels[0].inputWeightsLayout.map { "\($0)" } ?? "row-major")"
+                    layouts.insert("H=\(hidden) B=\(batch) \(width): R \(kernels[0].recurrenceLayout.map { "\($0)".prefix(while: { $0 != "(" }) } ?? "row-major"), W \(kernels[0].inputWeightsLayout == nil ? "row-major" : "transposed")")
+                    let (output, finalHidden) = Self.run(
+                        kernels, x: x.floats, w: try #require(test.floats(1)), r: try #require(test.floats(2)),
+                        bias: test.floats(3), initialHidden: test.floats(5), lengths: nil)
+                    test.expectOutputs([output, finalHidden], tolerance: 2e-6, "\(label) (onnxruntime \(fixture.onnxruntime))")
+                }
+            }
+        }
+        print("GTCRN GRU forms ran with: \(layouts.sorted().joined(separator: "; "))")
+        // Each path the forms can take is taken: R row-blocked (constant, H % 4 == 0, batch ≤ 4),
+        // block-transposed (AVX-512, one stream, H % 16 == 0) or row-major (batch 33); W
+        // transposed on AVX-512 from 8 projected rows on (33 steps, or batch 33).
+        #expect(layouts.contains("H=16 B=1 avx2: R rowBlocked, W row-major"))
+        #expect(layouts.contains("H=8 B=33 avx2: R row-major, W row-major"))
+        if widths.contains(.avx512) {
+            #expect(layouts.contains("H=16 B=1 avx512: R blockTransposed, W row-major"))
+            #expect(layouts.contains("H=4 B=1 avx512: R rowBlocked, W transposed"))
+            #expect(layouts.contains("H=8 B=33 avx512: R row-major, W transposed"))
         }
     }
 }

@@ -1,0 +1,242 @@
+// LSTMKernel — one direction of ONNX LSTM (gate order i, o, f, c; activations sigmoid, tanh, tanh).
+//
+//   public struct LSTMKernel
+//     init(sequenceLength:batchSize:inputSize:hiddenSize:direction:inputForget:outputTimeStride:
+//          packedRecurrence:) throws
+//         B, I, H ≥ 1 and T ≥ 0 (T = 0: `run` writes no Y and the final state is the initial
+//         one; `step` ignores T); outputTimeStride: floats between consecutive time steps of Y
+//         (default B·H; for ONNX's [T, D, B, H] output pass D·B·H and offset the output pointer
+//         by d·B·H). inputForget: the forget gate is 1 − i (ONNX `input_forget`), its W, R and
+//         bias rows unused.
+//     var recurrenceLayout: PackedMatrixLayout?     non-nil: R must be packed with it
+//         .rowBlocked, all 4H rows, when packedRecurrence, H % 4 == 0 and B ≤ 4 (the product goes
+//         row by row): the products then read R as one stream and give the row-major numbers.
+//     let scratchCount: Int        floats `run` needs: 7H + B·4H + max(T, 1)·B·4H + 2·B·H
+//     let stepScratchCount: Int    floats `step` needs: 7H + 2·B·4H
+//     func run(input:weights:recurrence:inputBias:recurrentBias:peepholes:initialHidden:
+//              initialCell:sequenceLengths:output:finalHidden:finalCell:scratch:)
+//         X [T, B, I], W [4H, I], R [4H, H], Wb/Rb [4H] or nil, P [3H] (p_i, p_o, p_f) or nil,
+//         initial h and c [B, H] or nil (zeros), sequenceLengths [B] or nil (see `SequenceWalk`:
+//         a row of length 0 ends with h = c = 0),
+//         Y rows [B, H] at output + t·outputTimeStride or nil, final h and c [B, H] or nil.
+//     func step(input:weights:recurrence:inputBias:recurrentBias:peepholes:hidden:cell:output:scratch:)
+//         One time step for B rows: x [B, I]; h and c [B, H] read and overwritten with the new
+//         state; output [B, H] (or nil) receives a copy of h. For streaming; `sequenceLength` unused.
+//
+// Neither function allocates or throws. The input projection X·Wᵀ of all steps is one SGEMM
+// ([T·B, I] × [I, 4H]); each step then multiplies h by Rᵀ (the row-dot pass of `multiplyRows` for
+// up to four rows, an SGEMV at batch 1; SGEMM beyond) and fuses the gate arithmetic in one SIMD8
+// pass per row, with the two biases pre-summed into the scratch:
+//     i = σ(x·W_iᵀ + h·R_iᵀ + Wb_i + Rb_i + p_i ⊙ c)
+//     f = σ(x·W_fᵀ + h·R_fᵀ + Wb_f + Rb_f + p_f ⊙ c)       (1 − i with input_forget)
+//     g = tanh(x·W_cᵀ + h·R_cᵀ + Wb_c + Rb_c)
+//     c' = f ⊙ c + i ⊙ g
+//     o = σ(x·W_oᵀ + h·R_oᵀ + Wb_o + Rb_o + p_o ⊙ c')
+//     h' = o ⊙ tanh(c')
+
+public struct LSTMKernel: Sendable, Hashable {
+    public let sequenceLength: Int
+    public let batchSize: Int
+    public let inputSize: Int
+    public let hiddenSize: Int
+    public let direction: RecurrenceDirection
+    public let inputForget: Bool
+    public let outputTimeStride: Int
+    public let scratchCount: Int
+    public let stepScratchCount: Int
+    /// R row-blocked, or nil: row-major through `GEMMKernel`.
+    let rowBlocked: RowBlockedMatrix?
+
+    public var recurrenceLayout: PackedMatrixLayout? { rowBlocked.map { .rowBlocked($0) } }
+
+    public init(
+        sequenceLength: Int, batchSize: Int, inputSize: Int, hiddenSize: Int, direction: RecurrenceDirection = .forward,
+        inputForget: Bool = false, outputTimeStride: Int? = nil, packedRecurrence: Bool = false
+    ) throws {
+        let name = "LSTM"
+        guard sequenceLength >= 0, batchSize >= 1, inputSize >= 1, hiddenSize >= 1 else {
+            throw KernelParameterError(
+                kernel: name,
+                message: "sequence length \(sequenceLength), batch \(batchSize), input size \(inputSize), hidden size \(hiddenSize): need T ≥ 0 and B, I, H ≥ 1")
+        }
+        let gates = try KernelParameterError.checkedProduct([4, hiddenSize], of: "4·hidden size", kernel: name)
+        let vectors = try KernelParameterError.checkedProduct([7, hiddenSize], of: "7·hidden size", kernel: name)
+        let state = try KernelParameterError.checkedProduct([batchSize, hiddenSize], of: "B·H", kernel: name)
+        let gateRows = try KernelParameterError.checkedProduct([batchSize, gates], of: "B·4H", kernel: name)
+        let projections = try KernelParameterError.checkedProduct([max(sequenceLength, 1), gateRows], of: "T·B·4H", kernel: name)
+        let timeStride = outputTimeStride ?? state
+        guard timeStride >= state else {
+            throw KernelParameterError(kernel: name, message: "output time stride \(timeStride) is below B·H = \(state)")
+        }
+        // Scratch: gate biases (4H) and peepholes (3H), recurrent sums [B, 4H], input projections
+        // [max(T, 1)·B, 4H], then (`run` only) h and c [B, H] each.
+        self.stepScratchCount = try KernelParameterError.checkedSum([vectors, gateRows, gateRows], of: "step scratch", kernel: name)
+        self.scratchCount = try KernelParameterError.checkedSum([vectors, gateRows, projections, state, state], of: "scratch", kernel: name)
+        self.sequenceLength = sequenceLength
+        self.batchSize = batchSize
+        self.inputSize = inputSize
+        self.hiddenSize = hiddenSize
+        self.direction = direction
+        self.inputForget = inputForget
+        self.outputTimeStride = timeStride
+        rowBlocked = packedRecurrence && hiddenSize % 4 == 0 && batchSize <= GEMMKernel.rowDotVectorLimit
+            ? RowBlockedMatrix(rows: gates, columns: hiddenSize) : nil
+    }
+
+    public func run(
+        input: UnsafePointer<Float>, weights: UnsafePointer<Float>, recurrence: UnsafePointer<Float>,
+        inputBias: UnsafePointer<Float>?, recurrentBias: UnsafePointer<Float>?, peepholes: UnsafePointer<Float>?,
+        initialHidden: UnsafePointer<Float>?, initialCell: UnsafePointer<Float>?, sequenceLengths: UnsafePointer<Int>?,
+        output: UnsafeMutablePointer<Float>?, finalHidden: UnsafeMutablePointer<Float>?, finalCell: UnsafeMutablePointer<Float>?,
+        scratch: UnsafeMutablePointer<Float>
+    ) {
+        let layout = ScratchLayout(kernel: self, scratch: scratch)
+        let stateCount = batchSize * hiddenSize
+        let hidden = layout.projections + max(sequenceLength, 1) * batchSize * 4 * hiddenSize
+        let cell = hidden + stateCount
+        if let initialHidden { hidden.update(from: initialHidden, count: stateCount) } else { hidden.update(repeating: 0, count: stateCount) }
+        if let initialCell { cell.update(from: initialCell, count: stateCount) } else { cell.update(repeating: 0, count: stateCount) }
+        prepare(inputBias: inputBias, recurrentBias: recurrentBias, peepholes: peepholes, layout: layout)
+        project(input, rows: sequenceLength * batchSize, weights: weights, into: layout.projections)
+        let walk = SequenceWalk(steps: sequenceLength, direction: direction, lengths: sequenceLengths)
+        if let output { walk.clearPadding(of: output, batchSize: batchSize, hidden: hiddenSize, timeStride: outputTimeStride) }
+        for step in 0..<sequenceLength {
+            recur(recurrence: recurrence, hidden: hidden, cell: cell, layout: layout) { batch in
+                guard let time = walk.time(at: step, of: batch) else { return nil }
+                return (layout.projections + (time * batchSize + batch) * 4 * hiddenSize,
+                        output.map { $0 + time * outputTimeStride + batch * hiddenSize })
+            }
+        }
+        if let finalHidden {
+            finalHidden.update(from: hidden, count: stateCount)
+            walk.clearEmptyRows(of: finalHidden, batchSize: batchSize, hidden: hiddenSize)
+        }
+        if let finalCell {
+            finalCell.update(from: cell, count: stateCount)
+            walk.clearEmptyRows(of: finalCell, batchSize: batchSize, hidden: hiddenSize)
+        }
+    }
+
+    public func step(
+        input: UnsafePointer<Float>, weights: UnsafePointer<Float>, recurrence: UnsafePointer<Float>,
+        inputBias: UnsafePointer<Float>?, recurrentBias: UnsafePointer<Float>?, peepholes: UnsafePointer<Float>?,
+        hidden: UnsafeMutablePointer<Float>, cell: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>?,
+        scratch: UnsafeMutablePointer<Float>
+    ) {
+        let layout = ScratchLayout(kernel: self, scratch: scratch)
+        prepare(inputBias: inputBias, recurrentBias: recurrentBias, peepholes: peepholes, layout: layout)
+        project(input, rows: batchSize, weights: weights, into: layout.projections)
+        recur(recurrence: recurrence, hidden: hidden, cell: cell, layout: layout) { batch in
+            (layout.projections + batch * 4 * hiddenSize, output.map { $0 + batch * hiddenSize })
+        }
+    }
+
+    /// x·Wᵀ for `rows` input rows [rows, I] into [rows, 4H].
+    @inline(__always)
+    private func project(_ input: UnsafePointer<Float>, rows: Int, weights: UnsafePointer<Float>, into projections: UnsafeMutablePointer<Float>) {
+        let gates = 4 * hiddenSize
+        GEMMKernel.multiply(
+            transposeA: false, transposeB: true, m: rows, n: gates, k: inputSize,
+            alpha: 1, a: input, lda: inputSize, b: weights, ldb: inputSize,
+            beta: 0, c: projections, ldc: gates)
+    }
+
+    /// Where each part of the scratch lives; see the comment in `init`.
+    private struct ScratchLayout {
+        let gateBias: UnsafeMutablePointer<Float>
+        let peepholes: UnsafeMutablePointer<Float>
+        let recurrent: UnsafeMutablePointer<Float>
+        let projections: UnsafeMutablePointer<Float>
+
+        init(kernel: LSTMKernel, scratch: UnsafeMutablePointer<Float>) {
+            let hidden = kernel.hiddenSize
+            gateBias = scratch
+            peepholes = gateBias + 4 * hidden
+            recurrent = peepholes + 3 * hidden
+            projections = recurrent + kernel.batchSize * 4 * hidden
+        }
+    }
+
+    /// gateBias = Wb + Rb (either may be absent); peepholes = P, or zeros without one.
+    private func prepare(
+        inputBias: UnsafePointer<Float>?, recurrentBias: UnsafePointer<Float>?, peepholes: UnsafePointer<Float>?,
+        layout: ScratchLayout
+    ) {
+        let gates = 4 * hiddenSize
+        if let inputBias {
+            layout.gateBias.update(from: inputBias, count: gates)
+        } else {
+            layout.gateBias.update(repeating: 0, count: gates)
+        }
+        if let recurrentBias {
+            for index in 0..<gates { layout.gateBias[index] += recurrentBias[index] }
+        }
+        if let peepholes {
+            layout.peepholes.update(from: peepholes, count: 3 * hiddenSize)
+        } else {
+            layout.peepholes.update(repeating: 0, count: 3 * hiddenSize)
+        }
+    }
+
+    /// One recurrence step over all batch rows. `row(b)` gives the row's input projection
+    /// (x·Wᵀ, 4H) and output slot, or nil when the row is past its sequence length (its state
+    /// then stays as it is).
+    @inline(__always)
+    private func recur(
+        recurrence: UnsafePointer<Float>, hidden: UnsafeMutablePointer<Float>, cell: UnsafeMutablePointer<Float>,
+        layout: ScratchLayout, row: (Int) -> (projection: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>?)?
+    ) {
+        let size = hiddenSize
+        let gates = 4 * size
+        if let rowBlocked {
+            rowBlocked.multiply(recurrence, alpha: 1, vectors: batchSize, x: hidden, ldx: size, beta: 0, y: layout.recurrent, ldy: gates, yStride: 1)
+        } else {
+            GEMMKernel.multiply(
+                transposeA: false, transposeB: true, m: batchSize, n: gates, k: size,
+                alpha: 1, a: hidden, lda: size, b: recurrence, ldb: size, beta: 0, c: layout.recurrent, ldc: gates)
+        }
+        for batch in 0..<batchSize {
+            guard let (projection, output) = row(batch) else { continue }
+            fuseGates(projection: projection, recurrent: layout.recurrent + batch * gates, gateBias: layout.gateBias,
+                      peepholes: layout.peepholes, hidden: hidden + batch * size, cell: cell + batch * size, output: output)
+        }
+    }
+
+    /// The four gates, the new cell and the new hidden state of one batch row in one pass.
+    @inline(__always)
+    private func fuseGates(
+        projection: UnsafeMutablePointer<Float>, recurrent: UnsafeMutablePointer<Float>,
+        gateBias: UnsafeMutablePointer<Float>, peepholes: UnsafeMutablePointer<Float>,
+        hidden: UnsafeMutablePointer<Float>, cell: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>?
+    ) {
+        let size = hiddenSize
+        let inputForget = inputForget
+        forEachVector(count: size) { index, lanes in
+            @inline(__always) func preActivation(_ gate: Int) -> SIMD8<Float> {
+                let offset = gate * size + index
+                return projection.loadVector(at: offset, lanes: lanes) + gateBias.loadVector(at: offset, lanes: lanes)
+                    + recurrent.loadVector(at: offset, lanes: lanes)
+            }
+            let previous = cell.loadVector(at: index, lanes: lanes)
+            var inputSum = preActivation(0)
+            inputSum.addProduct(peepholes.loadVector(at: index, lanes: lanes), previous)
+            let inputGate = inputSum.logistic
+            let forgetGate: SIMD8<Float>
+            if inputForget {
+                forgetGate = 1 - inputGate
+            } else {
+                var forgetSum = preActivation(2)
+                forgetSum.addProduct(peepholes.loadVector(at: 2 * size + index, lanes: lanes), previous)
+                forgetGate = forgetSum.logistic
+            }
+            var next = forgetGate * previous
+            next.addProduct(inputGate, preActivation(3).hyperbolicTangent)
+            var outputSum = preActivation(1)
+            outputSum.addProduct(peepholes.loadVector(at: size + index, lanes: lanes), next)
+            let state = outputSum.logistic * next.hyperbolicTangent
+            cell.storeVector(next, at: index, lanes: lanes)
+            hidden.storeVector(state, at: index, lanes: lanes)
+            output?.storeVector(state, at: index, lanes: lanes)
+        }
+    }
+}
