@@ -34,6 +34,7 @@ enum OperatorRegistry {
         case "Conv": return try Conv(attributes)
         case "ConvTranspose": return try ConvTranspose(attributes)
         case "GRU": return try GRU(attributes, opset: opset)
+        case "Split": return try Split(attributes, opset: opset)
         default: return nil
         }
     }
