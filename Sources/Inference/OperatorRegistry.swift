@@ -35,6 +35,8 @@ enum OperatorRegistry {
         case "ConvTranspose": return try ConvTranspose(attributes)
         case "GRU": return try GRU(attributes, opset: opset)
         case "Split": return try Split(attributes, opset: opset)
+        case "ReduceMean": return try Reduction<MeanReduction>(attributes, opset: opset)
+        case "ReduceMax": return try Reduction<MaximumReduction>(attributes, opset: opset)
         default: return nil
         }
     }
