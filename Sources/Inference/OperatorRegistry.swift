@@ -37,6 +37,7 @@ enum OperatorRegistry {
         case "Split": return try Split(attributes, opset: opset)
         case "ReduceMean": return try Reduction<MeanReduction>(attributes, opset: opset)
         case "ReduceMax": return try Reduction<MaximumReduction>(attributes, opset: opset)
+        case "ScatterND": return try ScatterND(attributes)
         default: return nil
         }
     }
