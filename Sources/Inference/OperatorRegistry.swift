@@ -38,6 +38,7 @@ enum OperatorRegistry {
         case "ReduceMean": return try Reduction<MeanReduction>(attributes, opset: opset)
         case "ReduceMax": return try Reduction<MaximumReduction>(attributes, opset: opset)
         case "ScatterND": return try ScatterND(attributes)
+        case "MaxPool": return try MaxPool(attributes)
         default: return nil
         }
     }
