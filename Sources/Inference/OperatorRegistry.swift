@@ -39,6 +39,7 @@ enum OperatorRegistry {
         case "ReduceMax": return try Reduction<MaximumReduction>(attributes, opset: opset)
         case "ScatterND": return try ScatterND(attributes)
         case "MaxPool": return try MaxPool(attributes)
+        case "BatchNormalization": return try BatchNormalization(attributes, opset: opset)
         default: return nil
         }
     }

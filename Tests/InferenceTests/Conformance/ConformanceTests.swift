@@ -15,7 +15,7 @@ import Inference
         "test_mul", "test_div", "test_relu", "test_sigmoid", "test_tanh", "test_leakyrelu", "test_shape",
         "test_constantofshape", "test_constant", "test_constant_pad", "test_cast_", "test_identity", "test_flatten",
         "test_split_1d", "test_split_2d", "test_split_equal", "test_split_variable", "test_split_zero",
-        "test_reduce_mean_", "test_reduce_max_", "test_scatternd", "test_maxpool_",
+        "test_reduce_mean_", "test_reduce_max_", "test_scatternd", "test_maxpool_", "test_batchnorm_",
     ]
 
     @Test func nodeCases() throws {
