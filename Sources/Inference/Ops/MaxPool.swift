@@ -23,7 +23,7 @@ struct MaxPool: Operator {
     /// The spatial axes of X [N, C, …] with their pads, and the pooled size along each.
     func window(_ x: [Int]) throws -> (axes: [ConvolutionAxis], outputSizes: [Int]) {
         let rank = x.count - 2
-        guard rank >= 1, kernelShape.count == rank else { throw OperatorError("X \(x) must be [N, C, …] with kernel_shape \(kernelShape) for its spatial axes") }
+        guard rank >= 1 else { throw OperatorError("X \(x) must be [N, C, …]") }
         guard rank <= 3 else { throw OperatorError(unsupported: "\(rank)-D pooling") }
         let spatial = Array(x.dropFirst(2))
         let kernel = try attributes.resolved(kernelShape, "kernel_shape", rank: rank, fallback: 1, minimum: 1)
@@ -47,9 +47,6 @@ struct MaxPool: Operator {
         guard outputSizes.allSatisfy({ $0 >= 1 }) else {
             throw OperatorError("kernel \(kernel) with dilations \(dilations) exceeds padded input \(x)")
         }
-        for (axis, size) in zip(axes, outputSizes) where !PoolingAxis(axis, outputSize: size).coversInput {
-            throw OperatorError("pads \(begin)/\(end) leave a window of kernel \(kernel) outside input \(x)")
-        }
         return (axes, outputSizes)
     }
 
@@ -66,9 +63,13 @@ struct MaxPool: Operator {
     func makeKernel(inputs: [Tensor?], outputs: [Tensor]) throws -> any Kernel {
         let x = try inputs.required(0)
         let (axes, outputSizes) = try window(x.shape)
-        let layout = MaxPoolLayout(
-            planes: x.shape[0] * x.shape[1], axes: zip(axes, outputSizes).map { PoolingAxis($0, outputSize: $1) },
-            columnMajorIndices: columnMajorIndices)
+        // Built here, not in `outputs(for:)`: the tables are as long as the output axes, which the
+        // planner has checked fit in memory by now.
+        let pooling = zip(axes, outputSizes).map { PoolingAxis($0, outputSize: $1) }
+        guard pooling.allSatisfy(\.coversInput) else {
+            throw OperatorError("pads \(axes.map(\.padBegin))/\(axes.map(\.padEnd)) leave a window of kernel \(kernelShape) outside input \(x.shape)")
+        }
+        let layout = MaxPoolLayout(planes: x.shape[0] * x.shape[1], axes: pooling, columnMajorIndices: columnMajorIndices)
         let indices = outputs.count > 1 ? outputs[1] : nil
         switch x.elementType {
         case .float32: return MaxPoolKernel<Float>(x: x, y: outputs[0], indices: indices, layout: layout)

@@ -15,6 +15,9 @@ struct ScatterND: Operator {
 
     let reduction: Reduction
 
+    /// The element types a reduction other than "none" combines.
+    static let reducible: Set<ElementType> = [.float32, .float64, .int32, .int64]
+
     init(_ attributes: NodeAttributes) throws {
         let name = try attributes.string("reduction") ?? "none"
         guard let reduction = Reduction(rawValue: name) else { throw OperatorError("unknown reduction \(name)") }
@@ -50,8 +53,6 @@ struct ScatterND: Operator {
         }
         return [ValueDescriptor(data.elementType, data.shape)]
     }
-
-    static let reducible: Set<ElementType> = [.float32, .float64, .int32, .int64]
 
     func makeKernel(inputs: [Tensor?], outputs: [Tensor]) throws -> any Kernel {
         let data = try inputs.required(0)

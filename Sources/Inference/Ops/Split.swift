@@ -1,7 +1,7 @@
 /// ONNX Split: the input cut along `axis` into consecutive parts, one per output. The part sizes
 /// are the `split` attribute before opset 13 and the optional `split` input from 13; without
-/// them the axis is cut into as many parts as the node has outputs (from opset 18, or
-/// `num_outputs` of them): equal parts when the size divides, otherwise parts of ⌈size / n⌉
+/// them the axis is cut into as many parts as the node has outputs (which opset 18's
+/// `num_outputs` must equal): equal parts when the size divides, otherwise parts of ⌈size / n⌉
 /// with a smaller last one, as the ONNX reference splits. Any element type: parts are copied
 /// as bytes.
 struct Split: Operator {
