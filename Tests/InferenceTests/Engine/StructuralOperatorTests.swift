@@ -2,11 +2,13 @@ import Foundation
 import Inference
 import ONNX
 import Testing
+import TestSupport
 
 /// Split, ReduceMean, ReduceMax, ScatterND, MaxPool and BatchNormalization in the forms the ONNX
 /// node suite leaves out (older opsets, the shapes GTCRN, Silero VAD and DNSMOS use, vector
 /// tails), against onnxruntime's outputs (Scripts/gen-structural-ops.py); and ScatterND's
-/// out-of-range indices, which onnxruntime refuses and the engine must survive.
+/// out-of-range indices, which onnxruntime refuses and the engine must survive; and that their
+/// planned kernels run without touching the heap.
 @Suite struct StructuralOperatorTests {
     /// float32 sums and normalisations in another order than onnxruntime's: a few ulps of the
     /// largest term (|x| ≲ 5 here, so ~1e-6 absolute) on results that can cancel to near zero.
@@ -14,8 +16,7 @@ import Testing
 
     @Test func casesMatchOnnxRuntime() throws {
         let root = try Fixtures.generated("structural-ops")
-        let names = try String(contentsOf: root.appendingPathComponent("cases.txt"), encoding: .utf8)
-            .split(separator: "\n").map(String.init)
+        let names = try Self.caseNames(in: root)
         #expect(names.count >= 30, "expected the generated cases, found \(names.count)")
         for name in names {
             let testCase = ConformanceCase(
@@ -26,6 +27,27 @@ import Testing
             case .unsupported(let reason, _): Issue.record("\(name) unsupported: \(reason)")
             }
         }
+    }
+
+    @Test func plannedKernelsDoNotAllocate() throws {
+        let root = try Fixtures.generated("structural-ops")
+        for name in try Self.caseNames(in: root) {
+            let folder = root.appendingPathComponent(name)
+            let graph = try Graph(model: try ModelProto(contentsOfFile: folder.appendingPathComponent("model.onnx").path))
+            var inputs: [String: Tensor] = [:]
+            for (index, input) in graph.inputNames.enumerated() {
+                let url = folder.appendingPathComponent("test_data_set_0/input_\(index).pb")
+                inputs[input] = try Tensor(proto: try TensorProtoFile.read(url))
+            }
+            let plan = try OfflineExecutor(graph: graph).plan(for: inputs)
+            plan.execute()
+            let allocations = fewestAllocations { plan.execute() }
+            #expect(allocations == 0, "\(name): execute() allocated \(allocations) blocks")
+        }
+    }
+
+    static func caseNames(in root: URL) throws -> [String] {
+        try String(contentsOf: root.appendingPathComponent("cases.txt"), encoding: .utf8).split(separator: "\n").map(String.init)
     }
 
     /// data [5] ← updates at indices [[7], [-1], [-6], [2]]: 7 and −6 are out of range (after
