@@ -35,6 +35,12 @@ enum OperatorRegistry {
         case "GRU": return try GRU(attributes, opset: opset)
         case "If": return try If(attributes)
         case "LSTM": return try LSTM(attributes, opset: opset)
+        case "Split": return try Split(attributes, opset: opset)
+        case "ReduceMean": return try Reduction<MeanReduction>(attributes, opset: opset)
+        case "ReduceMax": return try Reduction<MaximumReduction>(attributes, opset: opset)
+        case "ScatterND": return try ScatterND(attributes)
+        case "MaxPool": return try MaxPool(attributes)
+        case "BatchNormalization": return try BatchNormalization(attributes, opset: opset)
         default: return nil
         }
     }

@@ -16,27 +16,7 @@ struct Conv: ConvolutionOperator, ResidualFusing {
             throw OperatorError("X \(x) has \(x[1]) channels, W \(w) with group \(attributes.group) expects \(w[1] * attributes.group)")
         }
         let spatial = Array(x.dropFirst(2))
-        var begin: [Int]
-        var end: [Int]
-        switch attributes.autoPad {
-        case .notSet:
-            let pads = try attributes.resolved(attributes.pads, "pads", rank: 2 * rank, fallback: 0, minimum: 0)
-            begin = Array(pads[..<rank])
-            end = Array(pads[rank...])
-        case .valid:
-            begin = [Int](repeating: 0, count: rank)
-            end = begin
-        case .sameUpper, .sameLower:
-            begin = []
-            end = []
-            for axis in 0..<rank {
-                let output = (spatial[axis] + strides[axis] - 1) / strides[axis]
-                let total = max(0, (output - 1) * strides[axis] + (kernel[axis] - 1) * dilations[axis] + 1 - spatial[axis])
-                let small = total / 2
-                begin.append(attributes.autoPad == .sameUpper ? small : total - small)
-                end.append(total - begin[axis])
-            }
-        }
+        let (begin, end) = try attributes.resolvedPads(spatial: spatial, kernel: kernel, strides: strides, dilations: dilations)
         let axes = (0..<rank).map {
             ConvolutionAxis(
                 inputSize: spatial[$0], kernelSize: kernel[$0], stride: strides[$0], dilation: dilations[$0],

@@ -36,6 +36,32 @@ struct ConvolutionAttributes: Sendable {
         return values
     }
 
+    /// Begin and end pads per spatial axis of `spatial`: the `pads` attribute (NOTSET), none
+    /// (VALID), or for SAME_UPPER and SAME_LOWER the total that makes the output ⌈input / stride⌉
+    /// long, split with the odd one at the end (SAME_UPPER) or the beginning (SAME_LOWER).
+    func resolvedPads(spatial: [Int], kernel: [Int], strides: [Int], dilations: [Int]) throws -> (begin: [Int], end: [Int]) {
+        let rank = spatial.count
+        switch autoPad {
+        case .notSet:
+            let pads = try resolved(pads, "pads", rank: 2 * rank, fallback: 0, minimum: 0)
+            return (Array(pads[..<rank]), Array(pads[rank...]))
+        case .valid:
+            let none = [Int](repeating: 0, count: rank)
+            return (none, none)
+        case .sameUpper, .sameLower:
+            var begin: [Int] = []
+            var end: [Int] = []
+            for axis in 0..<rank {
+                let output = (spatial[axis] + strides[axis] - 1) / strides[axis]
+                let total = max(0, (output - 1) * strides[axis] + (kernel[axis] - 1) * dilations[axis] + 1 - spatial[axis])
+                let small = total / 2
+                begin.append(autoPad == .sameUpper ? small : total - small)
+                end.append(total - begin[axis])
+            }
+            return (begin, end)
+        }
+    }
+
     /// Kernel shape from the attribute or the weight tensor's trailing dimensions.
     func resolvedKernelShape(weights: [Int], rank: Int) throws -> [Int] {
         let fromWeights = Array(weights.dropFirst(2))

@@ -1,0 +1,91 @@
+import Foundation
+import Inference
+import ONNX
+import Testing
+import TestSupport
+
+/// Split, ReduceMean, ReduceMax, ScatterND, MaxPool and BatchNormalization in the forms the ONNX
+/// node suite leaves out (older opsets, the shapes GTCRN, Silero VAD and DNSMOS use, vector
+/// tails), against onnxruntime's outputs (Scripts/gen-structural-ops.py); and ScatterND's
+/// out-of-range indices, which onnxruntime refuses and the engine must survive; and that their
+/// planned kernels run without touching the heap.
+@Suite struct StructuralOperatorTests {
+    /// float32 sums and normalisations in another order than onnxruntime's: a few ulps of the
+    /// largest term (|x| ≲ 5 here, so ~1e-6 absolute) on results that can cancel to near zero.
+    static let onnxRuntimeTolerance = Tolerance.elementwise(absolute: 1e-6, relative: 1e-4)
+
+    @Test func casesMatchOnnxRuntime() throws {
+        let root = try Fixtures.generated("structural-ops")
+        let names = try Self.caseNames(in: root)
+        #expect(names.count >= 30, "expected the generated cases, found \(names.count)")
+        for name in names {
+            let testCase = ConformanceCase(
+                name: name, folder: root.appendingPathComponent(name), tolerance: Self.onnxRuntimeTolerance, status: "ok")
+            switch testCase.run() {
+            case .passed: break
+            case .failed(let reason): Issue.record("\(name): \(reason)")
+            case .unsupported(let reason, _): Issue.record("\(name) unsupported: \(reason)")
+            }
+        }
+    }
+
+    @Test func plannedKernelsDoNotAllocate() throws {
+        let root = try Fixtures.generated("structural-ops")
+        for name in try Self.caseNames(in: root) {
+            let folder = root.appendingPathComponent(name)
+            let graph = try Graph(model: try ModelProto(contentsOfFile: folder.appendingPathComponent("model.onnx").path))
+            var inputs: [String: Tensor] = [:]
+            for (index, input) in graph.inputNames.enumerated() {
+                let url = folder.appendingPathComponent("test_data_set_0/input_\(index).pb")
+                inputs[input] = try Tensor(proto: try TensorProtoFile.read(url))
+            }
+            let plan = try OfflineExecutor(graph: graph).plan(for: inputs)
+            plan.execute()
+            let allocations = fewestAllocations { plan.execute() }
+            #expect(allocations == 0, "\(name): execute() allocated \(allocations) blocks")
+        }
+    }
+
+    static func caseNames(in root: URL) throws -> [String] {
+        try String(contentsOf: root.appendingPathComponent("cases.txt"), encoding: .utf8).split(separator: "\n").map(String.init)
+    }
+
+    /// data [5] ← updates at indices [[7], [-1], [-6], [2]]: 7 and −6 are out of range (after
+    /// counting from the end) and skipped, −1 writes the last element, 2 the third.
+    @Test func runTimeIndicesOutOfRangeAreSkipped() throws {
+        let model = ModelBuilder.model(
+            opset: 11,
+            inputs: [ModelBuilder.value("data", .float, [5]), ModelBuilder.value("indices", .int64, [4, 1]),
+                     ModelBuilder.value("updates", .float, [4])],
+            outputs: [ModelBuilder.value("y", .float, [5])],
+            nodes: [ModelBuilder.node("ScatterND", ["data", "indices", "updates"], ["y"])])
+        let outputs = try OfflineExecutor(graph: try Graph(model: model)).run([
+            "data": try Tensor(shape: [5], scalars: [Float](repeating: 0, count: 5)),
+            "indices": try Tensor(shape: [4, 1], scalars: [Int64(7), -1, -6, 2]),
+            "updates": try Tensor(shape: [4], scalars: [Float(10), 20, 30, 40]),
+        ])
+        #expect(try outputs["y"]?.scalars(as: Float.self) == [0, 0, 40, 0, 20])
+    }
+
+    @Test func planTimeIndexOutOfRangeIsNamed() throws {
+        var indices = TensorProto()
+        indices.name = "indices"
+        indices.dataType = .int64
+        indices.dims = [2, 1]
+        indices.int64Data = [1, 9]
+        let model = ModelBuilder.model(
+            opset: 11,
+            inputs: [ModelBuilder.value("data", .float, [5]), ModelBuilder.value("updates", .float, [2])],
+            outputs: [ModelBuilder.value("y", .float, [5])],
+            nodes: [ModelBuilder.node("ScatterND", ["data", "indices", "updates"], ["y"], name: "cache_write")],
+            initializers: [indices])
+        let inputs = ["data": try Tensor(zeros: .float32, shape: [5]), "updates": try Tensor(zeros: .float32, shape: [2])]
+        do {
+            _ = try OfflineExecutor(graph: try Graph(model: model)).run(inputs)
+            Issue.record("a ScatterND with the constant index 9 into [5] was planned")
+        } catch let InferenceError.invalidNode(node, opType, message) {
+            #expect(node == "cache_write" && opType == "ScatterND")
+            #expect(message.contains("index 9"), "\(message)")
+        }
+    }
+}
