@@ -78,6 +78,21 @@ protocol ResidualFusing: ActivationFusing {
     func makeKernel(inputs: [Tensor?], outputs: [Tensor], activation: Activation, residual: Tensor) throws -> any Kernel
 }
 
+/// An operator that is, once its parameters are known at plan time, an affine map applied per
+/// channel (axis 1): y = x · multiplier[c] + offset[c] (BatchNormalization in inference mode). The
+/// planner folds it into the weights of a `ChannelAffineFolding` operator producing x.
+protocol ChannelAffine: Operator {
+    /// The per-channel map for these inputs, nil when it is not known at plan time.
+    func channelAffine(_ inputs: [ValueDescriptor?]) -> (multiplier: [Float], offset: [Float])?
+}
+
+/// An operator whose output channels (axis 1) can absorb a following per-channel affine map
+/// into its weights and bias (Conv, ConvTranspose).
+protocol ChannelAffineFolding: Operator {
+    /// The inputs (by position) that compute the operator's output mapped by the affine map.
+    func foldingChannelAffine(multiplier: [Float], offset: [Float], inputs: [Tensor?]) throws -> [Int: Tensor]
+}
+
 /// The execute step of a planned node: reads its bound inputs, writes its bound outputs; never
 /// allocates, locks or throws.
 protocol Kernel {

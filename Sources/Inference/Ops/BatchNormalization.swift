@@ -4,7 +4,7 @@
 /// (population) variance are X's own over N and the spatial axes, and the optional outputs
 /// running_mean and running_var are input_mean · momentum + mean · (1 − momentum) and the same
 /// for the variance. Opsets before 9 (is_test, spatial) are refused as unsupported.
-struct BatchNormalization: Operator {
+struct BatchNormalization: ChannelAffine {
     let epsilon: Float
     let momentum: Float
     let trainingMode: Bool
@@ -148,5 +148,20 @@ struct BatchNormalizationKernel<Element: BinaryFloatingPoint & TensorElement>: K
             let target = runningVariance.pointer(to: Element.self)
             for channel in 0..<channels { target[channel] = inputVariance[channel] * momentum + variances[channel] * (1 - momentum) }
         }
+    }
+}
+
+extension BatchNormalization {
+    /// In inference mode with float32 parameters known at plan time: the per-channel map.
+    func channelAffine(_ inputs: [ValueDescriptor?]) -> (multiplier: [Float], offset: [Float])? {
+        guard !trainingMode, outputCount == 1, inputs.count == 5 else { return nil }
+        let parameters = inputs[1...4].compactMap { $0?.constant }
+        guard parameters.count == 4, parameters.allSatisfy({ $0.elementType == .float32 }),
+              let values = try? parameters.map({ try $0.scalars(as: Float.self) }),
+              Set(values.map(\.count)).count == 1 else { return nil }
+        let pairs = values[0].indices.map {
+            Self.channelAffine(scale: values[0][$0], bias: values[1][$0], mean: values[2][$0], variance: values[3][$0], epsilon: epsilon)
+        }
+        return (pairs.map(\.multiplier), pairs.map(\.offset))
     }
 }

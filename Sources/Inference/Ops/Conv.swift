@@ -8,6 +8,11 @@ struct Conv: ConvolutionOperator, ResidualFusing {
         self.attributes = try ConvolutionAttributes(attributes)
     }
 
+    /// W is [M, C/group, …]: its first axis is the output channel.
+    func outputChannel(ofWeightSlice slice: Int, weightShape: [Int]) -> Int {
+        slice / weightShape[1]
+    }
+
     /// The node's geometry resolved against the input and weight shapes (auto_pad into pads).
     func geometry(_ x: [Int], _ w: [Int]) throws -> ConvolutionGeometry {
         let (kernel, strides, dilations) = try window(x, w, weightLayout: "[M, C/group, …]")
@@ -58,9 +63,35 @@ struct Conv: ConvolutionOperator, ResidualFusing {
 }
 
 /// Conv and ConvTranspose: float32 X and W whose shapes resolve to a geometry, optional bias [M].
-protocol ConvolutionOperator: ActivationFusing {
+protocol ConvolutionOperator: ActivationFusing, ChannelAffineFolding {
     var attributes: ConvolutionAttributes { get }
     func geometry(_ x: [Int], _ w: [Int]) throws -> ConvolutionGeometry
+    /// The output channel that entry `slice` of W's first two axes (flattened) contributes to.
+    func outputChannel(ofWeightSlice slice: Int, weightShape: [Int]) -> Int
+}
+
+extension ConvolutionOperator {
+    /// W scaled per output channel and the bias (zeros when absent) scaled and shifted, so that
+    /// the convolution computes y · multiplier + offset.
+    func foldingChannelAffine(multiplier: [Float], offset: [Float], inputs: [Tensor?]) throws -> [Int: Tensor] {
+        let weights = try inputs.required(1)
+        let bias = inputs.count > 2 ? inputs[2] : nil
+        guard weights.elementType == .float32, weights.rank >= 2, bias.map({ $0.elementType == .float32 && $0.shape == [offset.count] }) ?? true else {
+            throw OperatorError("cannot fold a channel affine map into W \(weights.shape)")
+        }
+        let slices = weights.shape[0] * weights.shape[1]
+        guard slices > 0 else { throw OperatorError("W \(weights.shape) is empty") }
+        let sliceSize = weights.elementCount / slices
+        var scaled = try weights.scalars(as: Float.self)
+        for slice in 0..<slices {
+            let channel = outputChannel(ofWeightSlice: slice, weightShape: weights.shape)
+            guard channel < multiplier.count else { throw OperatorError("W \(weights.shape) has more output channels than \(multiplier.count)") }
+            for index in slice * sliceSize..<(slice + 1) * sliceSize { scaled[index] *= multiplier[channel] }
+        }
+        let original = try bias?.scalars(as: Float.self) ?? [Float](repeating: 0, count: offset.count)
+        let shifted = (0..<offset.count).map { original[$0] * multiplier[$0] + offset[$0] }
+        return [1: try Tensor(shape: weights.shape, scalars: scaled), 2: try Tensor(shape: [offset.count], scalars: shifted)]
+    }
 }
 
 extension ConvolutionOperator {

@@ -12,6 +12,12 @@ struct ConvTranspose: ConvolutionOperator {
         outputShape = try attributes.sizes("output_shape")
     }
 
+    /// W is [C, M/group, …]: input channel c of group g feeds output channels g·M/group + j.
+    func outputChannel(ofWeightSlice slice: Int, weightShape: [Int]) -> Int {
+        let (channel, output) = slice.quotientAndRemainder(dividingBy: weightShape[1])
+        return channel / (weightShape[0] / attributes.group) * weightShape[1] + output
+    }
+
     /// The node's geometry resolved against the input and weight shapes (auto_pad and
     /// output_shape into pads and output padding).
     func geometry(_ x: [Int], _ w: [Int]) throws -> ConvolutionGeometry {

@@ -1,7 +1,8 @@
-/// The second planning pass: moves work into convolutions' epilogues. A node whose `epilogue` is
-/// an activation and that is the only reader of a convolution's output runs inside it; so does
-/// an addition of a tensor computed before the convolution (a skip connection), after the
-/// activation. Fused values stay the convolution's output tensor.
+/// The second planning pass: moves work into convolutions. A per-channel affine node (inference
+/// BatchNormalization) reading nothing but a convolution's output goes into its weights; a node
+/// whose `epilogue` is an activation and that is the only reader of a convolution's output runs
+/// inside it; so does an addition of a tensor computed before the convolution (a skip
+/// connection), after the activation. Fused values stay the convolution's output tensor.
 struct Fusion {
     let descriptors: [ValueDescriptor?]
 
@@ -13,6 +14,7 @@ struct Fusion {
                 fuse(&steps[index].branches[branch].steps, keeping: Set(steps[index].branches[branch].outputs))
             }
         }
+        foldChannelAffineMaps(&steps, keeping: kept)
         fuseActivations(&steps, keeping: kept)
         fuseResiduals(&steps, keeping: kept)
     }
@@ -33,12 +35,39 @@ struct Fusion {
         return readers[value][0]
     }
 
+    /// A per-channel affine node (BatchNormalization) reading nothing but a convolution's output
+    /// is folded into the convolution's weights and bias, computed here once.
+    private func foldChannelAffineMaps(_ steps: inout [PlanStep], keeping kept: Set<Int>) {
+        let readers = Self.readers(of: steps, count: descriptors.count)
+        var removed = Set<Int>()
+        for position in steps.indices where !removed.contains(position) {
+            guard let folding = steps[position].node.op as? any ChannelAffineFolding else { continue }
+            let step = steps[position]
+            guard step.node.outputs.count == 1, step.fused.isEmpty, step.outputDescriptors.first?.elementType == .float32,
+                  let value = step.finalOutput, let reading = Self.soleReader(of: value, readers, kept, removed) else { continue }
+            let reader = steps[reading].node
+            guard let affine = reader.op as? any ChannelAffine, reader.inputs.first == value, reader.outputs.count == 1,
+                  let output = reader.outputs[0],
+                  let map = affine.channelAffine(reader.inputs.map { $0.flatMap { descriptors[$0] } }) else { continue }
+            let inputs = step.node.inputs.map { $0.flatMap { descriptors[$0]?.constant } }
+            // Folding needs the weights (and bias) known now; otherwise the node runs as it is.
+            guard inputs.count >= 2, inputs[1] != nil, step.node.inputs.count < 3 || inputs[2] != nil,
+                  let replaced = try? folding.foldingChannelAffine(multiplier: map.multiplier, offset: map.offset, inputs: inputs)
+            else { continue }
+            steps[position].replacedInputs = replaced
+            steps[position].fused.append(FusedNode(node: reader, role: .weights))
+            steps[position].produced.append((id: output, index: 0))
+            removed.insert(reading)
+        }
+        steps = steps.indices.filter { !removed.contains($0) }.map { steps[$0] }
+    }
+
     private func fuseActivations(_ steps: inout [PlanStep], keeping kept: Set<Int>) {
         let readers = Self.readers(of: steps, count: descriptors.count)
         var removed = Set<Int>()
         for position in steps.indices where !removed.contains(position) && steps[position].node.op is any ActivationFusing {
             let step = steps[position]
-            guard step.node.outputs.count == 1, step.fused.isEmpty, let value = step.finalOutput,
+            guard step.node.outputs.count == 1, step.activation == nil, step.residual == nil, let value = step.finalOutput,
                   let reading = Self.soleReader(of: value, readers, kept, removed) else { continue }
             let reader = steps[reading].node
             guard case .activation(let activation) = reader.op.epilogue, reader.inputs.first == value,

@@ -30,8 +30,9 @@ struct KernelBinding {
 
     private func makeKernel(_ step: PlanStep) throws -> any Kernel {
         let node = step.node
-        let inputs = node.inputs.indices.map { position in
-            step.replacedInputs[position] ?? node.inputs[position].flatMap { tensors[$0] }
+        let count = max(node.inputs.count, (step.replacedInputs.keys.max() ?? -1) + 1)
+        let inputs = (0..<count).map { position in
+            step.replacedInputs[position] ?? (position < node.inputs.count ? node.inputs[position].flatMap { tensors[$0] } : nil)
         }
         if let branching = node.op as? any BranchingOperator {
             return BranchKernel(
