@@ -10,6 +10,7 @@ let scenarios: [any BenchmarkScenario] = [
     PeersScenario(),
     MemoryScenario(),
     StreamBatchScenario(),
+    ModelsScenario(),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
