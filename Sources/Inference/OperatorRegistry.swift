@@ -9,6 +9,7 @@ enum OperatorRegistry {
         case "Constant": return try Constant(attributes)
         case "ConstantOfShape": return try ConstantOfShape(attributes)
         case "Shape": return try Shape(attributes, opset: opset)
+        case "Size": return Size()
         case "Identity": return Identity()
         case "Reshape": return try Reshape(attributes, opset: opset)
         case "Flatten": return try Flatten(attributes)
