@@ -25,6 +25,7 @@ enum OperatorRegistry {
         case "Sub": return ElementwiseBinary<Subtraction>()
         case "Mul": return ElementwiseBinary<Multiplication>()
         case "Div": return ElementwiseBinary<Division>()
+        case "Equal": return Equal()
         case "Relu": return UnaryActivation(.relu)
         case "Sigmoid": return UnaryActivation(.sigmoid)
         case "Tanh": return UnaryActivation(.tanh)
