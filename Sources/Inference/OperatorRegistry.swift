@@ -26,6 +26,7 @@ enum OperatorRegistry {
         case "Mul": return ElementwiseBinary<Multiplication>()
         case "Div": return ElementwiseBinary<Division>()
         case "Equal": return Equal()
+        case "Not": return Not()
         case "Relu": return UnaryActivation(.relu)
         case "Sigmoid": return UnaryActivation(.sigmoid)
         case "Tanh": return UnaryActivation(.tanh)
