@@ -31,6 +31,8 @@ enum OperatorRegistry {
         case "Sigmoid": return UnaryActivation(.sigmoid)
         case "Tanh": return UnaryActivation(.tanh)
         case "LeakyRelu": return UnaryActivation(.leakyRelu(alpha: try attributes.float("alpha", default: 0.01)))
+        case "Log": return UnaryMath(.naturalLogarithm)
+        case "Sqrt": return UnaryMath(.squareRoot)
         case "MatMul": return MatMul()
         case "Gemm": return try Gemm(attributes)
         case "Einsum": return try Einsum(attributes)
