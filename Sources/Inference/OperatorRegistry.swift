@@ -25,6 +25,7 @@ enum OperatorRegistry {
         case "Sub": return ElementwiseBinary<Subtraction>()
         case "Mul": return ElementwiseBinary<Multiplication>()
         case "Div": return ElementwiseBinary<Division>()
+        case "Pow": return Pow()
         case "Equal": return Equal()
         case "Not": return Not()
         case "Relu": return UnaryActivation(.relu)
