@@ -26,6 +26,7 @@ enum OperatorRegistry {
         case "Mul": return ElementwiseBinary<Multiplication>()
         case "Div": return ElementwiseBinary<Division>()
         case "Pow": return Pow()
+        case "Max": return Max()
         case "Equal": return Equal()
         case "Not": return Not()
         case "Relu": return UnaryActivation(.relu)
