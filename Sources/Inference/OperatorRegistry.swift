@@ -33,6 +33,7 @@ enum OperatorRegistry {
         case "Sigmoid": return UnaryActivation(.sigmoid)
         case "Tanh": return UnaryActivation(.tanh)
         case "LeakyRelu": return UnaryActivation(.leakyRelu(alpha: try attributes.float("alpha", default: 0.01)))
+        case "PRelu": return PRelu()
         case "Log": return UnaryMath(.naturalLogarithm)
         case "Sqrt": return UnaryMath(.squareRoot)
         case "MatMul": return MatMul()

@@ -14,7 +14,7 @@ import Inference
         "test_squeeze", "test_unsqueeze", "test_concat_", "test_matmul_", "test_gemm_", "test_add", "test_sub",
         "test_mul", "test_div", "test_relu", "test_sigmoid", "test_tanh", "test_leakyrelu", "test_shape",
         "test_constantofshape", "test_constant", "test_constant_pad", "test_cast_", "test_identity", "test_flatten",
-        "test_size", "test_equal", "test_not_", "test_log", "test_sqrt", "test_pow", "test_max_",
+        "test_size", "test_equal", "test_not_", "test_log", "test_sqrt", "test_pow", "test_max_", "test_prelu",
     ]
 
     @Test func nodeCases() throws {
