@@ -25,8 +25,9 @@ extension Bool: TensorElement {
     public static var zero: Bool { false }
 }
 
-/// The numeric element types: arithmetic operators and MatMul are generic over these.
-protocol NumericElement: TensorElement, Numeric {
+/// The numeric element types: arithmetic operators, comparisons (Max, PRelu) and MatMul are
+/// generic over these.
+protocol NumericElement: TensorElement, Numeric, Comparable {
     static func + (lhs: Self, rhs: Self) -> Self
     /// a + b, a − b, a · b, a / b with ONNX semantics: integers wrap and divide by zero gives 0
     /// instead of trapping (the result of an integer division by zero is undefined in ONNX).

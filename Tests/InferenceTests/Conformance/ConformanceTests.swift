@@ -16,6 +16,7 @@ import Inference
         "test_constantofshape", "test_constant", "test_constant_pad", "test_reflect_pad", "test_edge_pad", "test_wrap_pad", "test_if", "test_cast_", "test_identity", "test_flatten",
         "test_split_1d", "test_split_2d", "test_split_equal", "test_split_variable", "test_split_zero",
         "test_reduce_mean_", "test_reduce_max_", "test_scatternd", "test_maxpool_", "test_batchnorm_",
+        "test_size", "test_equal", "test_not_", "test_log", "test_sqrt", "test_pow", "test_max_", "test_prelu",
     ]
 
     @Test func nodeCases() throws {
