@@ -31,12 +31,15 @@ let package = Package(
         .systemLibrary(name: "CBLAS", pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
         .systemLibrary(name: "CFFTW", pkgConfig: "fftw3f", providers: [.apt(["libfftw3-dev"])]),
         .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+        .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
 
         .target(name: "Protobuf", swiftSettings: vectorISA),
         .target(name: "ONNX", dependencies: ["Protobuf"], swiftSettings: vectorISA),
         .target(name: "AVX512Kernels", swiftSettings: wideVectorISA + uncheckedLoops),
         .target(name: "Inference", dependencies: ["ONNX", "CBLAS", "AVX512Kernels"], swiftSettings: kernelSettings),
-        .target(name: "DSP", dependencies: ["CFFTW", "CSndFile"], swiftSettings: kernelSettings),
+        .target(name: "DSP", dependencies: ["CFFTW", "CSndFile", "CSoxr"], swiftSettings: kernelSettings),
+        // The seam every command, the simulator and the hosts reach a model through; no model here.
+        .target(name: "Enhancement", dependencies: ["DSP"], swiftSettings: vectorISA),
         .target(name: "DeepFilter", dependencies: ["Inference", "DSP"], swiftSettings: kernelSettings),
         .target(name: "Realtime", dependencies: ["DeepFilter", "DSP"], swiftSettings: vectorISA),
         .executableTarget(name: "dfkit", dependencies: ["DeepFilter", "Realtime", "Inference", "ONNX", "DSP"],

@@ -1,19 +1,20 @@
 import CFFTW
 
-/// Streaming STFT analysis with a Vorbis window, 50 % overlap, as in libDF's `frame_analysis`.
+/// Streaming STFT analysis at 50 % overlap with the window and scale of an `STFTConfiguration`
+/// (by default libDF's `frame_analysis`: the Vorbis window, spectra scaled by
+/// `1/(fftSize²/(2·hopSize))` = 1/960 for DFN3, the only normalisation of the pair).
 ///
 /// Each call consumes one hop of `hopSize` samples and produces the spectrum of the last
 /// `fftSize = 2·hopSize` samples (the first frame is half zeros). Spectra are
 /// `binCount = fftSize/2 + 1` complex bins stored as interleaved `(re, im)` Float pairs,
-/// `[binCount × 2]`, scaled by `1/(fftSize²/(2·hopSize))` (= 1/960 for DFN3) — the only
-/// normalisation of the analysis/synthesis pair.
+/// `[binCount × 2]`.
 ///
 /// After `init`, `analyze(hop:into:)` does not allocate, lock or throw.
 public final class STFTAnalyzer {
     public let fftSize: Int
     public let hopSize: Int
     public var binCount: Int { fftSize / 2 + 1 }
-    /// The float32 window, shared with the synthesiser.
+    /// The float32 analysis window.
     public let window: [Float]
     /// Applied to every FFT output value.
     public let scale: Float
@@ -23,17 +24,18 @@ public final class STFTAnalyzer {
     private let memory: UnsafeMutablePointer<Float>
     private let plan: fftwf_plan
 
-    /// - Throws: `DSPError` unless `fftSize == 2·hopSize` and `hopSize > 0`
-    ///   (the Vorbis window is power-complementary only at 50 % overlap).
-    public init(fftSize: Int = 960, hopSize: Int = 480) throws {
-        guard hopSize > 0, hopSize <= 1 << 20, fftSize == 2 * hopSize else {
-            throw DSPError(component: "STFTAnalyzer",
-                           reason: "fftSize \(fftSize) must be twice a positive hopSize (got \(hopSize))")
-        }
+    /// libDF's analysis. - Throws: `DSPError` unless `fftSize == 2·hopSize` and `hopSize > 0`
+    /// (the Vorbis window is power-complementary only at 50 % overlap).
+    public convenience init(fftSize: Int = 960, hopSize: Int = 480) throws {
+        try self.init(configuration: .deepFilterNet(fftSize: fftSize, hopSize: hopSize))
+    }
+
+    public init(configuration: STFTConfiguration) {
+        let fftSize = configuration.fftSize, hopSize = configuration.hopSize
         self.fftSize = fftSize
         self.hopSize = hopSize
-        window = VorbisWindow.make(length: fftSize)
-        scale = 1 / (Float(fftSize * fftSize) / Float(2 * hopSize))
+        window = configuration.analysisWindow
+        scale = configuration.analysisScale
         let binCount = fftSize / 2 + 1
         frame = FFTWPlanner.allocateFloats(fftSize)
         memory = FFTWPlanner.allocateFloats(hopSize)

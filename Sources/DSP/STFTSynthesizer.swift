@@ -1,11 +1,13 @@
 import CFFTW
 
-/// Streaming ISTFT (windowed overlap-add) matching libDF's `frame_synthesis`.
+/// Streaming ISTFT (windowed overlap-add) with the window and normalisation of an
+/// `STFTConfiguration`: by default libDF's `frame_synthesis`, whose inverse FFT is unnormalised
+/// (the analysis scale already makes analysis → synthesis the identity, delayed by
+/// `fftSize − hopSize` samples); with `.windowEnvelope`, `torch.istft`'s.
 ///
-/// Input spectra use the layout of `STFTAnalyzer`: `binCount` interleaved `(re, im)` pairs.
-/// The inverse FFT is unnormalised (the analysis scale already makes analysis → synthesis the
-/// identity, delayed by `fftSize − hopSize` samples). The imaginary parts of the DC and Nyquist
-/// bins are treated as zero, as libDF's real FFT does; the caller's spectrum is never modified.
+/// Input spectra use the layout of `STFTAnalyzer`: `binCount` interleaved `(re, im)` pairs. The
+/// imaginary parts of the DC and Nyquist bins are treated as zero, as a real inverse FFT does;
+/// the caller's spectrum is never modified.
 ///
 /// After `init`, `synthesize(spectrum:into:)` does not allocate, lock or throw.
 public final class STFTSynthesizer {
@@ -13,6 +15,9 @@ public final class STFTSynthesizer {
     public let hopSize: Int
     public var binCount: Int { fftSize / 2 + 1 }
     public let window: [Float]
+    /// Per output sample of a hop, the factor the overlap-add is multiplied by (1/N and the
+    /// window envelope folded in; all ones without normalisation).
+    private let normalization: [Float]
 
     private let bins: UnsafeMutablePointer<fftwf_complex>
     private let binFloats: UnsafeMutablePointer<Float>
@@ -20,15 +25,26 @@ public final class STFTSynthesizer {
     private let memory: UnsafeMutablePointer<Float>
     private let plan: fftwf_plan
 
-    /// - Throws: `DSPError` unless `fftSize == 2·hopSize` and `hopSize > 0`.
-    public init(fftSize: Int = 960, hopSize: Int = 480) throws {
-        guard hopSize > 0, hopSize <= 1 << 20, fftSize == 2 * hopSize else {
-            throw DSPError(component: "STFTSynthesizer",
-                           reason: "fftSize \(fftSize) must be twice a positive hopSize (got \(hopSize))")
-        }
+    /// libDF's synthesis. - Throws: `DSPError` unless `fftSize == 2·hopSize` and `hopSize > 0`.
+    public convenience init(fftSize: Int = 960, hopSize: Int = 480) throws {
+        try self.init(configuration: .deepFilterNet(fftSize: fftSize, hopSize: hopSize))
+    }
+
+    public init(configuration: STFTConfiguration) {
+        let fftSize = configuration.fftSize, hopSize = configuration.hopSize
         self.fftSize = fftSize
         self.hopSize = hopSize
-        window = VorbisWindow.make(length: fftSize)
+        window = configuration.synthesisWindow
+        switch configuration.synthesisNormalization {
+        case .none:
+            normalization = []
+        case .windowEnvelope:
+            let (a, s) = (configuration.analysisWindow, configuration.synthesisWindow)
+            normalization = (0..<hopSize).map { n in
+                let envelope = a[n] * s[n] + a[n + hopSize] * s[n + hopSize]
+                return 1 / (Float(fftSize) * envelope)
+            }
+        }
         let binCount = fftSize / 2 + 1
         binFloats = FFTWPlanner.allocateFloats(2 * binCount)
         bins = UnsafeMutableRawPointer(binFloats).bindMemory(to: fftwf_complex.self, capacity: binCount)
@@ -60,6 +76,9 @@ public final class STFTSynthesizer {
                 hop[n] = frame[n] * w[n] + memory[n]
                 memory[n] = frame[hopSize + n] * w[hopSize + n]
             }
+        }
+        normalization.withUnsafeBufferPointer { factors in
+            for n in factors.indices { hop[n] *= factors[n] }
         }
     }
 
