@@ -25,7 +25,7 @@ let package = Package(
     products: [
         .executable(name: "dfkit", targets: ["dfkit"]),
         .executable(name: "dfbench", targets: ["dfbench"]),
-        .library(name: "DeepFilterKit", targets: ["DeepFilter", "Realtime", "Inference", "ONNX", "DSP"]),
+        .library(name: "DeepFilterKit", targets: ["ModelCatalog", "Enhancement", "DeepFilter", "GTCRN", "Realtime", "Inference", "ONNX", "DSP"]),
     ],
     targets: [
         .systemLibrary(name: "CBLAS", pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
@@ -40,11 +40,14 @@ let package = Package(
         .target(name: "DSP", dependencies: ["CFFTW", "CSndFile", "CSoxr"], swiftSettings: kernelSettings),
         // The seam every command, the simulator and the hosts reach a model through; no model here.
         .target(name: "Enhancement", dependencies: ["DSP"], swiftSettings: vectorISA),
-        .target(name: "DeepFilter", dependencies: ["Inference", "DSP"], swiftSettings: kernelSettings),
-        .target(name: "Realtime", dependencies: ["DeepFilter", "DSP"], swiftSettings: vectorISA),
-        .executableTarget(name: "dfkit", dependencies: ["DeepFilter", "Realtime", "Inference", "ONNX", "DSP"],
+        .target(name: "DeepFilter", dependencies: ["Inference", "DSP", "Enhancement"], swiftSettings: kernelSettings),
+        .target(name: "GTCRN", dependencies: ["Inference", "DSP", "Enhancement"], swiftSettings: kernelSettings),
+        // Every model behind the seam, found by name or folder: what commands and hosts choose from.
+        .target(name: "ModelCatalog", dependencies: ["Enhancement", "DeepFilter", "GTCRN"], swiftSettings: vectorISA),
+        .target(name: "Realtime", dependencies: ["Enhancement", "DSP"], swiftSettings: vectorISA),
+        .executableTarget(name: "dfkit", dependencies: ["ModelCatalog", "Enhancement", "DeepFilter", "Realtime", "Inference", "ONNX", "DSP"],
                           swiftSettings: vectorISA),
-        .executableTarget(name: "dfbench", dependencies: ["DeepFilter", "Realtime", "Inference", "AVX512Kernels", "ONNX", "DSP", "CBLAS"],
+        .executableTarget(name: "dfbench", dependencies: ["ModelCatalog", "Enhancement", "DeepFilter", "Realtime", "Inference", "AVX512Kernels", "ONNX", "DSP", "CBLAS"],
                           path: "Benchmarks/dfbench", swiftSettings: vectorISA),
 
         // Test support shared by several test targets: seeded random numbers, generated-fixture lookup.
@@ -56,9 +59,9 @@ let package = Package(
         .testTarget(name: "InferenceTests", dependencies: ["Inference", "AVX512Kernels", "ONNX", "AllocationCounter", "CBLAS", "TestSupport"],
                     swiftSettings: vectorISA),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "TestSupport"], swiftSettings: vectorISA),
-        .testTarget(name: "DeepFilterTests", dependencies: ["DeepFilter", "DSP", "Inference", "CBLAS", "TestSupport"],
+        .testTarget(name: "DeepFilterTests", dependencies: ["DeepFilter", "Enhancement", "DSP", "Inference", "CBLAS", "TestSupport"],
                     swiftSettings: vectorISA),
-        .testTarget(name: "RealtimeTests", dependencies: ["Realtime", "DeepFilter", "DSP"], swiftSettings: vectorISA),
+        .testTarget(name: "RealtimeTests", dependencies: ["Realtime", "DeepFilter", "Enhancement", "DSP"], swiftSettings: vectorISA),
         .testTarget(name: "CLITests", dependencies: ["dfkit"], swiftSettings: vectorISA),
 
         // libFuzzer targets (Scripts/fuzz): each file defines LLVMFuzzerTestOneInput.

@@ -18,6 +18,8 @@ public final class STFTSynthesizer {
     /// Per output sample of a hop, the factor the overlap-add is multiplied by (1/N and the
     /// window envelope folded in; all ones without normalisation).
     private let normalization: [Float]
+    /// The same for the second half of the last frame alone, where no later frame overlaps it.
+    private let finalNormalization: [Float]
 
     private let bins: UnsafeMutablePointer<fftwf_complex>
     private let binFloats: UnsafeMutablePointer<Float>
@@ -38,12 +40,14 @@ public final class STFTSynthesizer {
         switch configuration.synthesisNormalization {
         case .none:
             normalization = []
+            finalNormalization = []
         case .windowEnvelope:
             let (a, s) = (configuration.analysisWindow, configuration.synthesisWindow)
             normalization = (0..<hopSize).map { n in
                 let envelope = a[n] * s[n] + a[n + hopSize] * s[n + hopSize]
                 return 1 / (Float(fftSize) * envelope)
             }
+            finalNormalization = (0..<hopSize).map { n in 1 / (Float(fftSize) * a[n + hopSize] * s[n + hopSize]) }
         }
         let binCount = fftSize / 2 + 1
         binFloats = FFTWPlanner.allocateFloats(2 * binCount)
@@ -79,6 +83,16 @@ public final class STFTSynthesizer {
         }
         normalization.withUnsafeBufferPointer { factors in
             for n in factors.indices { hop[n] *= factors[n] }
+        }
+    }
+
+    /// The hop after the last frame synthesised, as a signal's end has it: the second half of the
+    /// last frame with nothing overlapping it, normalised by its own window envelope (with
+    /// `.windowEnvelope`; as it is otherwise). Leaves the state as it was.
+    public func finalHop(into hop: UnsafeMutableBufferPointer<Float>) {
+        precondition(hop.count == hopSize, "STFTSynthesizer: buffer sizes")
+        for n in 0..<hopSize {
+            hop[n] = memory[n] * (finalNormalization.isEmpty ? 1 : finalNormalization[n])
         }
     }
 

@@ -1,3 +1,5 @@
+import Enhancement
+
 /// Enhances mono audio at the model's rate with DFN3 and returns what the official real-time
 /// runtime produces frame by frame — features from frame 0, the network's output of step `t`
 /// applied to spectrum `t − 2`, the deep filter over `X_{t−4} … X_t`, three zero flush hops at
@@ -26,26 +28,6 @@ public final class OfflineEnhancer {
 
     /// Enhances `samples` (mono, `config.sampleRate`); returns as many samples, aligned with the input.
     public func enhance(_ samples: [Float]) -> [Float] {
-        let stream = makeStream()
-        var output = stream.process(samples)
-        output.append(contentsOf: stream.finish())
-        return output
-    }
-
-    /// A fresh pass over one signal, fed piece by piece (the engine's state starts from zero):
-    /// whole chunks through the engine's chunked path, the tail hop by hop. Under the bypass the
-    /// engine returns its input undelayed.
-    func makeStream() -> DelayCompensatedBlocks {
-        engine.reset()
-        let engine = engine
-        let bypass = settings.attenuationLimit == .bypass
-        return DelayCompensatedBlocks(blockSize: engine.framesPerChunk * engine.hopSize, tailUnit: engine.hopSize,
-                                      delay: bypass ? 0 : config.latencySamples) { input, output in
-            if bypass {
-                _ = output.update(fromContentsOf: input)
-            } else {
-                engine.process(chunk: input, into: output)
-            }
-        }
+        DeepFilterNet3Enhancer(engine: engine).enhance(samples)
     }
 }

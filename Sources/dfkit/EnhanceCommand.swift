@@ -1,20 +1,24 @@
-import DeepFilter
 import DSP
+import Enhancement
 import Foundation
 import Inference
+import ModelCatalog
 
-/// `dfkit enhance IN -o OUT …`: cleans a recording with DFN3 and reports the real-time factor.
+/// `dfkit enhance IN -o OUT …`: cleans a recording with a speech-enhancement model and reports the
+/// real-time factor.
 struct EnhanceCommand: Command {
     static let name = "enhance"
-    static let summary = "remove noise from a recording with DeepFilterNet3 and print the real-time factor"
+    static let summary = "remove noise from a recording (DeepFilterNet3 or GTCRN) and print the real-time factor"
     static let help = """
-        USAGE: dfkit enhance IN -o OUT [--model DIR] [--float] [--atten-lim DB] [--pf-beta B]
-                             [--thresholds default|upstream] [--streaming]
+        USAGE: dfkit enhance IN -o OUT [--model dfn3|gtcrn|DIR] [--float] [--streaming]
+                             [--resampler ours|soxr-hq|soxr-vhq] [--atten-lim DB] [--pf-beta B]
+                             [--thresholds default|upstream]
 
-        Enhances every channel of IN (any format libsndfile reads, any sample rate: it is converted
-        to 48 kHz and back) and writes OUT as WAV with IN's rate and channel count. The output is
-        aligned with the input and has its length (the runtime's 30 ms delay is removed). OUT is
-        written to a temporary file first and appears only when complete.
+        Enhances every channel of IN (any format libsndfile reads, 8 to 192 kHz: it is converted
+        to the model's rate, 48 kHz for dfn3 and 16 kHz for gtcrn, and back) and writes OUT as WAV
+        with IN's rate and channel count. The output is aligned with the input and has its length
+        (the model's delay is removed). OUT is written to a temporary file first and appears only
+        when complete.
 
         Prints the audio duration, the setup time (building the enhancer for IN's rate and channel
         count: its plans and buffers), the processing time (reading, enhancing and writing; model
@@ -22,28 +26,35 @@ struct EnhanceCommand: Command {
 
         OPTIONS:
           -o, --output OUT      where to write the enhanced WAV (required)
-          --model DIR           model bundle: enc.onnx, erb_dec.onnx, df_dec.onnx, config.ini
-                                (default: Models/DeepFilterNet3)
+          --model M             dfn3 (default), gtcrn, or a model folder (recognised by its
+                                files); a name is looked up in $DFKIT_MODEL_DIR, the installed
+                                share directory, then the repository's Models/ (`dfkit models`)
           --float               write 32-bit float samples (default: 16-bit integer)
+          --streaming           run the network hop by hop, as a real-time caller does (at
+                                the model's rate one hop per call; at other rates 10 ms frames
+                                through the real-time chain, IN's rate then a multiple of
+                                100 Hz); default: the model's fastest way (dfn3: chunks of 100
+                                frames per graph call)
+          --resampler R         ours (default), soxr-hq or soxr-vhq: what converts IN to the
+                                model's rate and back (not with --streaming at other rates,
+                                which runs the real-time chain's own)
+          dfn3 only:
           --atten-lim DB        limit the attenuation to DB decibels (≥ 100: off, the default;
                                 < 0.01: pass the input through)
           --pf-beta B           enable the post-filter with strength B (e.g. 0.02; default off)
           --thresholds SET      lsnr gating: 'default' (−15, 35, 35) as libDF's C API, both
                                 decoders on every frame; 'upstream' (−10, 30, 20) as
                                 RuntimeParams::default
-          --streaming           run the network one 10 ms frame at a time, as a real-time
-                                caller does (StreamEnhancer; at other rates than 48 kHz through
-                                the rate-adapting wrapper, IN's rate must then be a multiple of
-                                100 Hz); default: chunks of 100 frames per graph call, faster
           -h, --help            show this help
         """
 
     let inputPath: String
     let outputPath: String
-    let modelDirectory: String
+    let model: String
     let encoding: AudioFileWriter.Encoding
-    let settings: EnhancementSettings
+    let options: EnhancerOptions
     let mode: RecordingEnhancer.Mode
+    let resampler: ResamplerChoice
 
     init(arguments: inout ArgumentList) throws {
         let outputs = try arguments.values("-o") + arguments.values("--output")
@@ -51,24 +62,15 @@ struct EnhanceCommand: Command {
             throw CommandLineError(outputs.isEmpty ? "missing -o OUT" : "-o given more than once")
         }
         outputPath = output
-        modelDirectory = try arguments.value("--model") ?? "Models/DeepFilterNet3"
+        model = try arguments.value("--model") ?? ModelCatalog.defaultName
         encoding = arguments.flag("--float") ? .float32 : .pcm16
-        mode = arguments.flag("--streaming") ? .frameByFrame : .chunked(framesPerChunk: OfflineEnhancer.defaultFramesPerChunk)
-        var settings = EnhancementSettings.officialDefault
-        switch try arguments.value("--thresholds") {
-        case nil, "default": break
-        case "upstream": settings.gating = EnhancementSettings.upstreamDefault.gating
-        case let other?: throw CommandLineError("--thresholds must be 'default' or 'upstream', got '\(other)'")
+        mode = arguments.flag("--streaming") ? .streaming : .offline
+        let resamplerName = try arguments.value("--resampler") ?? ResamplerChoice.ours.rawValue
+        guard let resampler = ResamplerChoice(rawValue: resamplerName) else {
+            throw CommandLineError("--resampler must be \(ResamplerChoice.allCases.map(\.rawValue).joined(separator: ", ")), got '\(resamplerName)'")
         }
-        if let limit = try arguments.number("--atten-lim", as: Float.self) {
-            guard limit.isFinite else { throw CommandLineError("--atten-lim must be a finite number of dB") }
-            settings.attenuationLimitDecibels = limit
-        }
-        if let beta = try arguments.number("--pf-beta", as: Float.self) {
-            guard beta.isFinite, beta >= 0 else { throw CommandLineError("--pf-beta must be a number ≥ 0") }
-            settings.postFilterBeta = beta
-        }
-        self.settings = settings
+        self.resampler = resampler
+        options = try EnhancerOptions(parsing: &arguments)
         let positionals = try arguments.positionals()
         guard positionals.count == 1, let input = positionals.first else {
             throw CommandLineError("expected exactly one input file, got \(positionals.count)")
@@ -78,8 +80,7 @@ struct EnhanceCommand: Command {
 
     func run() throws {
         let reader = try AudioFileReader(path: inputPath)
-        let bundle = try ModelBundle(directory: modelDirectory)
-        let enhancer = try RecordingEnhancer(bundle: bundle, settings: settings, mode: mode)
+        let enhancer = try RecordingEnhancer(model: ModelCatalog.model(model), options: options, mode: mode, resampler: resampler)
         let writer = try AudioFileWriter(path: outputPath, sampleRate: reader.sampleRate, channelCount: reader.channelCount,
                                          encoding: encoding)
 
@@ -113,8 +114,7 @@ struct EnhanceCommand: Command {
         }
         print("input: \(inputPath) (\(reader.sampleRate) Hz, \(reader.channelCount) channel\(reader.channelCount == 1 ? "" : "s"), \(String(format: "%.3f", duration)) s)")
         print("output: \(outputPath)")
-        if case .frameByFrame = mode,
-           let latency = try? RateAdaptingStreamEnhancer.latencyMilliseconds(config: bundle.config, sampleRate: reader.sampleRate) {
+        if mode == .streaming, let latency = try? enhancer.streamingLatencyMilliseconds(sampleRate: reader.sampleRate) {
             print("real-time latency: \(String(format: "%.3f", latency)) ms (removed from the output to the nearest sample)")
         }
         print("setup time: \(String(format: "%.3f", seconds(setup))) s (the enhancer for this rate and channel count; not in the rtf)")

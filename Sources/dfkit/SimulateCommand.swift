@@ -1,6 +1,7 @@
 import DSP
-import DeepFilter
+import Enhancement
 import Foundation
+import ModelCatalog
 import Realtime
 
 /// `dfkit simulate`: what a phone's capture path does to a 10 ms noise canceller.
@@ -29,10 +30,12 @@ struct SimulateCommand: Command {
                                each hardware rate); default: a 440 Hz tone in white noise
           --output FILE        write the forwarded app-rate output as a 32-bit float WAV
           --processor P        passthrough (default), cost:MS (passes frames through, charged MS
-                               milliseconds each) or dfn3 (DeepFilterNet3 at the app rate, each
-                               frame charged its measured time; run with OPENBLAS_NUM_THREADS=1)
-          --model DIR          the DFN3 model directory for --processor dfn3
-                               (default: Models/DeepFilterNet3)
+                               milliseconds each), or a model: dfn3 or gtcrn (at the app rate
+                               through the real-time chain: resampled to the model's rate,
+                               re-blocked into its hops; each frame charged its measured time;
+                               run with OPENBLAS_NUM_THREADS=1)
+          --model DIR          the folder of the model --processor names (default: found as
+                               `dfkit models` lists it)
           --disable-nc         noise cancelling off: frames pass through unprocessed, uncharged
           --fault F            inject a fault (repeatable; times in ms from the start):
                                  drop:T[:COUNT]    lose COUNT callbacks (default 1) from time T
@@ -48,7 +51,7 @@ struct SimulateCommand: Command {
     private enum ProcessorChoice {
         case passThrough
         case cost(milliseconds: Double)
-        case deepFilter
+        case model(String)
     }
 
     private let hardwareRate: Int?
@@ -59,7 +62,7 @@ struct SimulateCommand: Command {
     private let inputPath: String?
     private let outputPath: String?
     private let processor: ProcessorChoice
-    private let modelDirectory: String
+    private let modelDirectory: String?
     private let noiseCancellationEnabled: Bool
     private let faults: [Fault]
     private let printsJSON: Bool
@@ -90,7 +93,7 @@ struct SimulateCommand: Command {
         outputPath = try arguments.value("--output")
         plotPath = try arguments.value("--plot")
         processor = try Self.parseProcessor(arguments.value("--processor") ?? "passthrough")
-        modelDirectory = try arguments.value("--model") ?? "Models/DeepFilterNet3"
+        modelDirectory = try arguments.value("--model")
         faults = try arguments.values("--fault").map(Self.parseFault)
         let leftovers = try arguments.positionals()
         guard leftovers.isEmpty else { throw CommandLineError("unexpected argument '\(leftovers[0])'") }
@@ -112,11 +115,12 @@ struct SimulateCommand: Command {
     private static func parseProcessor(_ text: String) throws -> ProcessorChoice {
         switch text {
         case "passthrough": return .passThrough
-        case "dfn3": return .deepFilter
+        case let name where ModelCatalog.kinds.contains { $0.name == name }: return .model(name)
         default:
             guard text.hasPrefix("cost:"), let milliseconds = Double(text.dropFirst(5)),
                   milliseconds.isFinite, milliseconds >= 0 else {
-                throw CommandLineError("--processor must be passthrough, dfn3 or cost:MS with MS ≥ 0, got '\(text)'")
+                let models = ModelCatalog.kinds.map(\.name).joined(separator: ", ")
+                throw CommandLineError("--processor must be passthrough, cost:MS with MS ≥ 0, or a model (\(models)), got '\(text)'")
             }
             return .cost(milliseconds: milliseconds)
         }
@@ -147,10 +151,16 @@ struct SimulateCommand: Command {
     }
 
     func run() throws {
-        let bundle: ModelBundle?
-        if case .deepFilter = processor { bundle = try ModelBundle(directory: modelDirectory) } else { bundle = nil }
+        var model: (any EnhancerModel)?
+        if case .model(let name) = processor {
+            let loaded = try ModelCatalog.model(modelDirectory ?? name)
+            guard loaded.name == name else {
+                throw CommandLineError("--model \(modelDirectory ?? name) holds \(loaded.name), not the \(name) --processor names")
+            }
+            model = loaded
+        }
         if sweeps {
-            print(try sweepTable(bundle: bundle))
+            print(try sweepTable(model: model))
             return
         }
         guard let hardwareRate, let bufferFrames, let delivery else { return }
@@ -158,7 +168,7 @@ struct SimulateCommand: Command {
             hardware: try HardwareFormat(sampleRate: hardwareRate, bufferFrames: bufferFrames), appRate: appRate,
             delivery: delivery, duration: seconds, faults: faults, noiseCancellationEnabled: noiseCancellationEnabled,
             recordsCallbacks: printsJSON || plotPath != nil, collectsOutput: outputPath != nil)
-        let result = try simulate(configuration, bundle: bundle)
+        let result = try simulate(configuration, model: model)
         if let outputPath {
             try AudioFileWriter.write(AudioSignal(sampleRate: appRate, channels: [result.output]), to: outputPath,
                                       encoding: .float32)
@@ -168,9 +178,15 @@ struct SimulateCommand: Command {
             try Data(svg.utf8).write(to: URL(fileURLWithPath: plotPath))
         }
         print(printsJSON ? try json(result) : text(result.statistics))
+        if !printsJSON, let model {
+            let components = try EnhancerFrameProcessor(enhancer: model.makeStreamingEnhancer(options: EnhancerOptions()),
+                                                        sampleRate: appRate).latencyComponents
+            print(String(format: "  %@ latency ms       model %.3f + re-blocking 10 ms frames into %d-sample hops %.3f + resampling %.3f",
+                         model.name, components.model, model.hopSize, components.reBlocking, components.resampling))
+        }
     }
 
-    private func simulate(_ configuration: SimulationConfiguration, bundle: ModelBundle?) throws -> SimulationResult {
+    private func simulate(_ configuration: SimulationConfiguration, model: (any EnhancerModel)?) throws -> SimulationResult {
         let source: any CaptureSource
         if let inputPath {
             let signal = try AudioFileReader.read(path: inputPath)
@@ -188,9 +204,10 @@ struct SimulateCommand: Command {
             frameProcessor = PassThroughProcessor()
         case .cost(let milliseconds):
             frameProcessor = try SyntheticCostProcessor(costPerFrame: .nanoseconds(Int64((milliseconds * 1e6).rounded())))
-        case .deepFilter:
-            guard let bundle else { throw CommandLineError("--processor dfn3 needs the model (--model DIR)") }
-            frameProcessor = try DeepFilterFrameProcessor(bundle: bundle, sampleRate: configuration.appRate)
+        case .model(let name):
+            guard let model else { throw CommandLineError("--processor \(name) needs the model (--model DIR)") }
+            frameProcessor = try EnhancerFrameProcessor(enhancer: model.makeStreamingEnhancer(options: EnhancerOptions()),
+                                                        sampleRate: configuration.appRate)
         }
         return try CaptureSimulator(configuration: configuration, source: source, processor: frameProcessor).run()
     }
@@ -244,7 +261,7 @@ struct SimulateCommand: Command {
             """
     }
 
-    private func sweepTable(bundle: ModelBundle?) throws -> String {
+    private func sweepTable(model: (any EnhancerModel)?) throws -> String {
         let rates = hardwareRate.map { [$0] } ?? [44_100, 48_000, 16_000]
         var rows: [[String]] = [[
             "hw rate", "buffer", "delivery", "period ms", "callback sizes", "frames/cb", "latency ms mean/max",
@@ -256,7 +273,7 @@ struct SimulateCommand: Command {
                     let configuration = SimulationConfiguration(
                         hardware: try HardwareFormat(sampleRate: rate, bufferFrames: frames), appRate: appRate,
                         delivery: mode, duration: seconds, faults: faults, noiseCancellationEnabled: noiseCancellationEnabled)
-                    let statistics = try simulate(configuration, bundle: bundle).statistics
+                    let statistics = try simulate(configuration, model: model).statistics
                     let sizes = statistics.callbackSizes.bins.map { String($0.value) }
                     rows.append([
                         String(rate), String(frames), mode.rawValue, String(format: "%.2f", statistics.callbackPeriodMs),

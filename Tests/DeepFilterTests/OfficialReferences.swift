@@ -50,6 +50,13 @@ struct OfficialReferences {
     static let directory = root.appendingPathComponent("Tests/Fixtures/references")
     static let modelDirectory = root.appendingPathComponent("Models/DeepFilterNet3").path
 
+    /// DFN3 behind the seam, loaded once for every test.
+    static func model() throws -> DeepFilterNet3Model {
+        try loadedModel.get()
+    }
+
+    private static let loadedModel = Result { try DeepFilterNet3Model(bundle: ModelBundle(directory: modelDirectory)) }
+
     static func manifest() throws -> Manifest {
         let data = try Data(contentsOf: directory.appendingPathComponent("manifest.json"))
         return try JSONDecoder().decode(Manifest.self, from: data)

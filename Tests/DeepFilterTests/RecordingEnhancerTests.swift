@@ -2,6 +2,7 @@ import DSP
 import Foundation
 import Testing
 import DeepFilter
+import Enhancement
 
 @Suite struct RecordingEnhancerTests {
     /// The 16 kHz and 44.1 kHz references went 16k/44.1k → 48 kHz → official runtime → back with
@@ -19,7 +20,7 @@ import DeepFilter
         let noisy = try OfficialReferences.mono(clip.file)
         #expect(noisy.sampleRate == clip.sampleRate)
 
-        let enhancer = try RecordingEnhancer(bundle: ModelBundle(directory: OfficialReferences.modelDirectory))
+        let enhancer = try RecordingEnhancer(model: OfficialReferences.model())
         let enhanced = try enhancer.enhance(noisy)
         #expect(enhanced.sampleRate == noisy.sampleRate)
         #expect(enhanced.frameCount == noisy.frameCount)
@@ -41,7 +42,7 @@ import DeepFilter
         let clip = try #require(manifest.clips.first { $0.name == "white-snr5" })
         let left = try OfficialReferences.mono(clip.file).channels[0]
         let right = Array(left.reversed())
-        let enhancer = try RecordingEnhancer(bundle: ModelBundle(directory: OfficialReferences.modelDirectory))
+        let enhancer = try RecordingEnhancer(model: OfficialReferences.model())
         let stereo = try enhancer.enhance(AudioSignal(sampleRate: 48_000, channels: [left, right]))
         let monoLeft = try enhancer.enhance(AudioSignal(sampleRate: 48_000, channels: [left]))
         let monoRight = try enhancer.enhance(AudioSignal(sampleRate: 48_000, channels: [right]))
@@ -60,7 +61,7 @@ import DeepFilter
     /// A session carries its channels' delay lines and network state from the end of one recording;
     /// a second recording through it would start from them, so it refuses one, saying what to do.
     @Test func aSessionEnhancesOneRecording() throws {
-        let enhancer = try RecordingEnhancer(bundle: ModelBundle(directory: OfficialReferences.modelDirectory))
+        let enhancer = try RecordingEnhancer(model: OfficialReferences.model())
         let session = try enhancer.makeSession(sampleRate: 16_000, channelCount: 1)
         let recording = [[Float](repeating: 0.1, count: 1_600)]
         var delivered = false
@@ -69,7 +70,7 @@ import DeepFilter
             return delivered ? nil : recording
         }, write: { _ in })
         #expect(written == 1_600)
-        #expect(throws: EnhancementError.unsupported("a recording session enhances one recording; make a new one for the next")) {
+        #expect(throws: EnhancerError.unsupported("a recording session enhances one recording; make a new one for the next")) {
             _ = try session.enhance(read: { nil }, write: { _ in })
         }
     }

@@ -1,5 +1,6 @@
 import CBLAS
 import DeepFilter
+import Enhancement
 import DSP
 import Foundation
 import Testing
@@ -55,11 +56,11 @@ import TestSupport
 
     @Test(arguments: [16_000, 44_100])
     func rateAdaptingEnhancerAllocatesNothingPerFrame(sampleRate: Int) throws {
-        let enhancer = try RateAdaptingStreamEnhancer(bundle: ModelBundle(directory: OfficialReferences.modelDirectory),
-                                                      settings: .upstreamDefault, sampleRate: sampleRate)
+        let enhancer = try RateAdaptingEnhancer(
+            enhancer: OfficialReferences.model().makeStreamingEnhancer(options: EnhancerOptions(thresholds: "upstream")), sampleRate: sampleRate)
         let speech = try StreamingResampler.resample(Self.noisySpeech(), from: 48_000, to: sampleRate)
         let allocations = Self.allocations(frameLength: enhancer.samplesPerFrame, of: speech,
-                                           process: { enhancer.process(input: $0, output: $1) })
+                                           process: { enhancer.process($0, into: $1) })
         #expect(allocations == 0, "\(sampleRate) Hz: \(allocations) heap allocations in 1000 frames")
     }
 }

@@ -1,5 +1,6 @@
 import DSP
 import DeepFilter
+import Enhancement
 import Foundation
 import Testing
 import Realtime
@@ -34,7 +35,7 @@ struct DeepFilterInvarianceTests {
             converted.withUnsafeMutableBufferPointer { resampler.process(samples, into: $0) }
         }
         let reference = processDirectly(Array(converted.prefix(convertedCount)), frameSize: appRate / 100,
-                                        with: try DeepFilterFrameProcessor(bundle: bundle, sampleRate: appRate))
+                                        with: try EnhancerFrameProcessor(enhancer: DeepFilterNet3Model(bundle: bundle).makeStreamingEnhancer(options: EnhancerOptions()), sampleRate: appRate))
         #expect(reference.contains { $0 != 0 })
 
         for frames in HardwareFormat.supportedBufferSizes {
@@ -44,7 +45,7 @@ struct DeepFilterInvarianceTests {
                     delivery: delivery, duration: seconds, collectsOutput: true)
                 let result = try CaptureSimulator(
                     configuration: configuration, source: RecordedSignal(samples: input, sampleRate: hardwareRate),
-                    processor: try DeepFilterFrameProcessor(bundle: bundle, sampleRate: appRate)).run()
+                    processor: try EnhancerFrameProcessor(enhancer: DeepFilterNet3Model(bundle: bundle).makeStreamingEnhancer(options: EnhancerOptions()), sampleRate: appRate)).run()
                 // In flight at the end: at most one hardware buffer, a pow2 remainder and a partial frame.
                 let inFlight = frames * appRate / hardwareRate + 4_352 + appRate / 100
                 #expect(result.output.count >= reference.count - inFlight, "\(frames) frames, \(delivery)")
@@ -57,7 +58,7 @@ struct DeepFilterInvarianceTests {
     /// The processor reports DFN3's algorithmic latency: 1440 samples at 48 kHz = 30 ms when the
     /// app runs at the model's rate (no resampling inside).
     @Test func algorithmicLatencyAt48kHzIs1440Samples() throws {
-        let processor = try DeepFilterFrameProcessor(bundle: try Self.bundle(), sampleRate: 48_000)
+        let processor = try EnhancerFrameProcessor(enhancer: DeepFilterNet3Model(bundle: try Self.bundle()).makeStreamingEnhancer(options: EnhancerOptions()), sampleRate: 48_000)
         #expect(processor.latencySamples == 1_440)
     }
 }

@@ -1,5 +1,6 @@
 import DSP
 import DeepFilter
+import Enhancement
 import Foundation
 import Testing
 import Realtime
@@ -25,7 +26,7 @@ struct SoakTests {
         case .syntheticCost:
             return try SyntheticCostProcessor(costPerFrame: .microseconds(700))
         case .deepFilter:
-            return try DeepFilterFrameProcessor(bundle: try DeepFilterInvarianceTests.bundle(), sampleRate: 16_000)
+            return try EnhancerFrameProcessor(enhancer: DeepFilterNet3Model(bundle: try DeepFilterInvarianceTests.bundle()).makeStreamingEnhancer(options: EnhancerOptions()), sampleRate: 16_000)
         }
     }
 

@@ -17,7 +17,7 @@ public final class RecordingSession {
     public func enhance(read: () throws -> [[Float]]?, write: ([[Float]]) throws -> Void,
                         progress: (Int) -> Void = { _ in }) throws -> Int {
         guard !used else {
-            throw EnhancementError.unsupported("a recording session enhances one recording; make a new one for the next")
+            throw EnhancerError.unsupported("a recording session enhances one recording; make a new one for the next")
         }
         used = true
         var inputFrames = 0, outputFrames = 0
@@ -29,7 +29,7 @@ public final class RecordingSession {
         }
         while let chunk = try read() {
             guard chunk.count == channelCount else {
-                throw EnhancementError.unsupported("read \(chunk.count) channels, expected \(channelCount)")
+                throw EnhancerError.unsupported("read \(chunk.count) channels, expected \(channelCount)")
             }
             inputFrames += chunk.first?.count ?? 0
             try emit(zip(paths, chunk).map { $0.process($1) })
