@@ -81,16 +81,22 @@ struct EnhanceCommand: Command {
     func run() throws {
         let reader = try AudioFileReader(path: inputPath)
         let enhancer = try RecordingEnhancer(model: ModelCatalog.model(model), options: options, mode: mode, resampler: resampler)
-        let writer = try AudioFileWriter(path: outputPath, sampleRate: reader.sampleRate, channelCount: reader.channelCount,
-                                         encoding: encoding)
 
         let duration = Double(reader.frameCount) / Double(reader.sampleRate)
         let progress = ProgressBar(label: "enhancing", enabled: duration >= 30)
         var replaced = 0
         let clock = ContinuousClock()
         let setupStart = clock.now
-        let session = try enhancer.makeSession(sampleRate: reader.sampleRate, channelCount: reader.channelCount)
+        let session: RecordingSession
+        do {
+            session = try enhancer.makeSession(sampleRate: reader.sampleRate, channelCount: reader.channelCount)
+        } catch let error as EnhancerError {
+            throw CommandLineError("\(inputPath): \(error)")
+        }
         let setup = clock.now - setupStart
+        // Opened once everything that could refuse the input has accepted it.
+        let writer = try AudioFileWriter(path: outputPath, sampleRate: reader.sampleRate, channelCount: reader.channelCount,
+                                         encoding: encoding)
         let start = clock.now
         _ = try session.enhance(read: {
             guard var chunk = try reader.readChunk(maximumFrames: reader.sampleRate * 5) else { return nil }

@@ -33,8 +33,9 @@ struct DFKitProcess {
     }
 
     /// Runs `dfkit ARGUMENTS` to completion and returns its exit status and output. `environment`
-    /// sets variables for the child (a nil value removes one) on top of this process's own.
-    static func run(_ arguments: [String], environment: [String: String?] = [:]) throws -> Output {
+    /// sets variables for the child (a nil value removes one) on top of this process's own;
+    /// `directory` is its working directory (default: this process's).
+    static func run(_ arguments: [String], environment: [String: String?] = [:], directory: URL? = nil) throws -> Output {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("dfkit-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -46,6 +47,7 @@ struct DFKitProcess {
         let process = Process()
         process.executableURL = try executableURL()
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
         if !environment.isEmpty {
             var merged = ProcessInfo.processInfo.environment
             for (name, value) in environment { merged[name] = value }
