@@ -1,5 +1,6 @@
 import DSP
 import Foundation
+import ModelCatalog
 
 /// Peak resident memory of `dfkit enhance` as the recording grows (issue #7): the enhancer reads,
 /// processes and writes in chunks, so the peak should not depend on the length. For each length
@@ -10,7 +11,7 @@ import Foundation
 struct MemoryScenario: BenchmarkScenario {
     let name = "memory"
     let summary = "peak RSS of dfkit enhance on the sample repeated to each length, one child process per run; "
-        + "options: --seconds LIST (10,60,600), --modes offline,streaming, --clip WAV, --models DIR, --json OUT, --markdown OUT"
+        + "options: --model dfn3|gtcrn|DIR (default dfn3), --seconds LIST (10,60,600), --modes offline,streaming, --clip WAV, --json OUT, --markdown OUT"
     static let modes = ["offline", "streaming"]
     /// Allocator and page-cache noise moves a process's peak by a few percent between runs; a
     /// buffer that grows with the input moves it by its size (600 s of 48 kHz float is 115 MB).
@@ -48,20 +49,18 @@ struct MemoryScenario: BenchmarkScenario {
 
     func run(arguments: [String]) throws {
         let options = try ScenarioOptions(arguments, scenario: name,
-                                          valueFlags: ["--seconds", "--modes", "--clip", "--models", "--json", "--markdown"])
+                                          valueFlags: ["--model", "--seconds", "--modes", "--clip", "--json", "--markdown"])
         let lengths = try options.positiveDoubles("--seconds") ?? [10, 60, 600]
         let modes = try options.list("--modes", from: Self.modes) ?? Self.modes
         if let longest = lengths.max(), longest > Self.longestInput {
             throw BenchmarkError("\(name): --seconds \(longest) is longer than the \(Int(Self.longestInput)) s a test input may last")
         }
         let clip = options.string("--clip") ?? "Tests/Fixtures/generated/sample/noisy_speech.wav"
-        let models = options.string("--models") ?? "Models/DeepFilterNet3"
+        let models = options.string("--model") ?? "dfn3"
         guard FileManager.default.fileExists(atPath: clip) else {
             throw BenchmarkError("\(clip) not found; run Scripts/setup from the repository root (it generates the sample) or pass --clip WAV")
         }
-        guard FileManager.default.fileExists(atPath: "\(models)/enc.onnx") else {
-            throw BenchmarkError("\(models)/enc.onnx not found; run Scripts/setup or pass --models DIR")
-        }
+        _ = try ModelCatalog.model(models)
         let dfkit = try Self.siblingExecutable("dfkit")
 
         let workspace = FileManager.default.temporaryDirectory.appendingPathComponent("dfbench-memory-\(getpid())")

@@ -13,7 +13,7 @@ import Inference
 struct PeersScenario: BenchmarkScenario {
     let name = "peers"
     let summary = "enhancement RTF and per-frame latency: ours vs the official runtime vs ONNX Runtime on one clip, runs interleaved; "
-        + "options: --clip WAV, --models DIR, --runs N (rounds), --json OUT, --markdown OUT, --svg OUT"
+        + "options: --model dfn3|gtcrn, --clip WAV, --models DIR (dfn3), --runs N (rounds), --json OUT, --markdown OUT, --svg OUT"
 
     struct Result: Codable {
         let peer: String
@@ -87,7 +87,12 @@ struct PeersScenario: BenchmarkScenario {
 
     func run(arguments: [String]) throws {
         let options = try ScenarioOptions(arguments, scenario: name,
-                                          valueFlags: ["--clip", "--models", "--runs", "--json", "--markdown", "--svg"])
+                                          valueFlags: ["--model", "--clip", "--models", "--runs", "--json", "--markdown", "--svg"])
+        switch options.string("--model") ?? "dfn3" {
+        case "dfn3": break
+        case "gtcrn": return try runGTCRN(options)
+        case let other: throw BenchmarkError("peers: --model must be dfn3 or gtcrn, got '\(other)'")
+        }
         let clip = options.string("--clip") ?? "Tests/Fixtures/generated/sample/noisy_speech.wav"
         let directory = options.string("--models") ?? "Models/DeepFilterNet3"
         let runs = try options.positiveInt("--runs") ?? 5

@@ -11,6 +11,7 @@ enum DFKit {
             InspectCommand.self,
             SimulateCommand.self,
             RunCommand.self,
+            ModelsCommand.self,
         ]
     }
 
@@ -42,7 +43,7 @@ enum DFKit {
 
     static func printUsage() {
         var text = """
-            dfkit — DeepFilterNet3 speech enhancement and real-time capture research toolkit
+            dfkit — speech enhancement (DeepFilterNet3, GTCRN) and real-time capture research toolkit
 
             USAGE: dfkit <command> [options]
 

@@ -91,7 +91,7 @@ struct EnhanceCommand: Command {
         do {
             session = try enhancer.makeSession(sampleRate: reader.sampleRate, channelCount: reader.channelCount)
         } catch let error as EnhancerError {
-            throw CommandLineError("\(inputPath): \(error)")
+            throw EnhancerError.unsupported("\(inputPath): \(error)")
         }
         let setup = clock.now - setupStart
         // Opened once everything that could refuse the input has accepted it.

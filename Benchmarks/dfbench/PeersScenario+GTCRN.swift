@@ -1,0 +1,100 @@
+import DSP
+import Enhancement
+import Foundation
+import ModelCatalog
+
+extension PeersScenario {
+    /// GTCRN on one clip (resampled to 16 kHz with soxr VHQ on both sides): our offline enhancer
+    /// and our streaming enhancer hop by hop, whole chain from samples to samples, against
+    /// onnxruntime running the official arrangement (`Scripts/bench-ort-models.py`'s
+    /// `gtcrn arrangement`: numpy STFT, the frame loop, inverse STFT), interleaved round by round.
+    func runGTCRN(_ options: ScenarioOptions) throws {
+        let clip = options.string("--clip") ?? "Tests/Fixtures/generated/sample/noisy_speech.wav"
+        let runs = try options.positiveInt("--runs") ?? 5
+        if ProcessInfo.processInfo.environment["OPENBLAS_NUM_THREADS"] != "1" {
+            throw BenchmarkError("peers: run with OPENBLAS_NUM_THREADS=1 in the environment (one thread, one core, as every peer runs)")
+        }
+        let signal = try AudioFileReader.read(path: clip)
+        guard signal.sampleRate == 48_000, signal.channelCount == 1 else {
+            throw BenchmarkError("peers: \(clip) must be 48 kHz mono, got \(signal.sampleRate) Hz × \(signal.channelCount)")
+        }
+        let resampler = try SoxrResampler(inputRate: 48_000, outputRate: 16_000, quality: .veryHigh)
+        let samples = resampler.process(signal.channels[0]) + resampler.finish()
+        let model = try ModelCatalog.model("gtcrn")
+        let offline = try model.makeOfflineEnhancer(options: EnhancerOptions())
+        let stream = try model.makeStreamingEnhancer(options: EnhancerOptions())
+        let harness = try PeerHarness(script: "Scripts/bench-ort-models.py", arguments: ["--clip", clip, "--models", "gtcrn"])
+        let seconds = Double(samples.count) / 16_000
+        let entrants = [Entrant(peer: "deepfilterkit", mode: "offline"), Entrant(peer: "deepfilterkit", mode: "per-frame"),
+                        Entrant(peer: "onnxruntime", mode: "arrangement")]
+        var series: [Entrant: Series] = [:]
+        for round in 0...runs {
+            for entrant in round % 2 == 0 ? entrants.reversed() : entrants {
+                let (rtf, hops): (Double, [Double])
+                switch entrant.mode {
+                case "offline":
+                    var output: [Float] = []
+                    let elapsed = ContinuousClock().measure { output = offline.enhance(samples) }
+                    blackHole(output.last ?? 0)
+                    (rtf, hops) = (elapsed.milliseconds / 1000 / seconds, [])
+                case "per-frame":
+                    (rtf, hops) = Self.hopRun(stream, samples: samples)
+                default:
+                    let run = try harness.run(peer: "gtcrn", mode: "arrangement")
+                    (rtf, hops) = (Double(run.ns) / 1e9 / run.audioSeconds, run.frameNs.map { Double($0) / 1e6 })
+                }
+                guard round > 0 else { continue }
+                series[entrant, default: Series()].rtfs.append(rtf)
+                for hop in hops { series[entrant]!.hopMilliseconds.append(hop) }
+            }
+        }
+        let results = entrants.map { Self.result($0, series[$0]!) }
+        let peer = entrants[2]
+        let ratios = entrants.prefix(2).map { Self.pairedRatio($0, series[$0]!, over: peer, series[peer]!) }
+        var lines = [
+            "GTCRN on \(clip) at 16 kHz (\(String(format: "%.2f", seconds)) s), one thread, \(runs) interleaved rounds after a warm-up round; "
+                + "RTF median of the rounds (spread); per-frame times per 16 ms hop (ours: the whole chain; onnxruntime: its network calls)",
+            "",
+            "| runtime | mode | RTF | RTF spread | p50 ms | p99 ms |",
+            "|---|---|---|---|---|---|",
+        ]
+        for r in results {
+            lines.append(String(format: "| %@ | %@ | %.4f | %.4f–%.4f | %@ | %@ |", r.peer, r.mode, r.rtf, r.rtfMin ?? 0, r.rtfMax ?? 0,
+                                r.p50Ms.map { String(format: "%.3f", $0) } ?? "–", r.p99Ms.map { String(format: "%.3f", $0) } ?? "–"))
+        }
+        lines += ["", "| ours / onnxruntime arrangement (RTF, whole chain), median of the rounds' ratios (range) | |", "|---|---|"]
+        for ratio in ratios {
+            lines.append(String(format: "| deepfilterkit %@ | %.2f× (%.2f–%.2f) |", ratio.oursMode, ratio.median, ratio.min, ratio.max))
+        }
+        let markdown = lines.joined(separator: "\n")
+        print(markdown)
+        if let path = options.string("--json") {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            try encoder.encode(PeerReport(results: results, pairedRatios: ratios, openblasCore: nil)).write(to: URL(fileURLWithPath: path))
+        }
+        if let path = options.string("--markdown") { try markdown.write(toFile: path, atomically: true, encoding: .utf8) }
+    }
+
+    /// One pass of a streaming enhancer over `samples`, one hop per call from a fresh state, whole
+    /// hops only: its RTF and each hop's time in ms.
+    static func hopRun(_ enhancer: any StreamingEnhancer, samples: [Float]) -> (rtf: Double, hops: [Double]) {
+        let hop = enhancer.blockSize
+        let count = samples.count / hop
+        var output = [Float](repeating: 0, count: hop)
+        var perHop = [Double](repeating: 0, count: count)
+        let clock = ContinuousClock()
+        enhancer.reset()
+        samples.withUnsafeBufferPointer { input in
+            output.withUnsafeMutableBufferPointer { output in
+                for t in 0..<count {
+                    perHop[t] = clock.measure {
+                        enhancer.process(UnsafeBufferPointer(rebasing: input[(t * hop)..<((t + 1) * hop)]), into: output)
+                    }.milliseconds
+                }
+            }
+        }
+        blackHole(output.first ?? 0)
+        return (perHop.reduce(0, +) / 1000 / (Double(count * hop) / Double(enhancer.sampleRate)), perHop)
+    }
+}
