@@ -44,8 +44,10 @@ let package = Package(
         .target(name: "GTCRN", dependencies: ["Inference", "DSP", "Enhancement"], swiftSettings: kernelSettings),
         // Every model behind the seam, found by name or folder: what commands and hosts choose from.
         .target(name: "ModelCatalog", dependencies: ["Enhancement", "DeepFilter", "GTCRN"], swiftSettings: vectorISA),
+        // Many files per command: manifests, shards, results, reports.
+        .target(name: "Corpus", dependencies: ["Enhancement", "ModelCatalog", "DSP"], swiftSettings: vectorISA),
         .target(name: "Realtime", dependencies: ["Enhancement", "DSP"], swiftSettings: vectorISA),
-        .executableTarget(name: "dfkit", dependencies: ["ModelCatalog", "Enhancement", "DeepFilter", "Realtime", "Inference", "ONNX", "DSP"],
+        .executableTarget(name: "dfkit", dependencies: ["Corpus", "ModelCatalog", "Enhancement", "DeepFilter", "Realtime", "Inference", "ONNX", "DSP"],
                           swiftSettings: vectorISA),
         .executableTarget(name: "dfbench", dependencies: ["ModelCatalog", "Enhancement", "DeepFilter", "Realtime", "Inference", "AVX512Kernels", "ONNX", "DSP", "CBLAS"],
                           path: "Benchmarks/dfbench", swiftSettings: vectorISA),

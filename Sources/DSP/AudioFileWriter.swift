@@ -3,7 +3,10 @@ import Foundation
 
 /// Writes a WAV file atomically: samples go to a hidden temporary file in the destination's
 /// directory, which is renamed onto `path` only by a successful `finish()`. A failed or abandoned
-/// writer removes its temporary file, so `path` is either the complete new file or untouched.
+/// writer removes its temporary file, so `path` is either the complete new file or untouched. A
+/// killed process cannot remove it: its name (`.NAME.partial-HOST-PID-RANDOM`) says which host
+/// and process made it, so that a later run can tell a stale one (`isStaleTemporaryFile`). The
+/// same samples give the same bytes (no time-stamped PEAK chunk in float files).
 public final class AudioFileWriter {
     public enum Encoding: Sendable {
         /// 16-bit integer PCM; samples outside [−1, 1] are clipped.
@@ -30,7 +33,7 @@ public final class AudioFileWriter {
         }
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
-        temporaryPath = directory + "/." + url.lastPathComponent + ".partial-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        temporaryPath = directory + "/." + url.lastPathComponent + ".partial-\(Self.hostName)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         var info = SF_INFO()
         info.samplerate = Int32(sampleRate)
         info.channels = Int32(channelCount)
@@ -43,6 +46,8 @@ public final class AudioFileWriter {
         }
         if encoding == .pcm16 {
             sf_command(file, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE))
+        } else {
+            sf_command(file, Int32(SFC_SET_ADD_PEAK_CHUNK), nil, Int32(SF_FALSE))
         }
         self.file = file
         self.path = path
@@ -52,6 +57,23 @@ public final class AudioFileWriter {
 
     deinit {
         abandon()
+    }
+
+    /// This machine's name as temporary files carry it ("-" and "/" replaced, so it parses back).
+    static let hostName: String = {
+        var buffer = [CChar](repeating: 0, count: 256)
+        gethostname(&buffer, buffer.count - 1)
+        let name = String(cString: buffer)
+        return name.isEmpty ? "localhost" : name.replacingOccurrences(of: "-", with: "_").replacingOccurrences(of: "/", with: "_")
+    }()
+
+    /// Whether `fileName` is a temporary file a writer on this host left behind when its process
+    /// died (the process it names no longer exists).
+    public static func isStaleTemporaryFile(_ fileName: String) -> Bool {
+        guard fileName.hasPrefix("."), let marker = fileName.range(of: ".partial-", options: .backwards) else { return false }
+        let fields = fileName[marker.upperBound...].split(separator: "-")
+        guard fields.count == 3, String(fields[0]) == hostName, let pid = Int32(fields[1]), pid > 0 else { return false }
+        return kill(pid, 0) != 0 && errno == ESRCH
     }
 
     /// Appends interleaved frames (`samples.count` must be a multiple of `channelCount`).

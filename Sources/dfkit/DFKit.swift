@@ -12,6 +12,7 @@ enum DFKit {
             SimulateCommand.self,
             RunCommand.self,
             ModelsCommand.self,
+            ReportCommand.self,
         ]
     }
 

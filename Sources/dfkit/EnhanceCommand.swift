@@ -13,6 +13,9 @@ struct EnhanceCommand: Command {
         USAGE: dfkit enhance IN -o OUT [--model dfn3|gtcrn|DIR] [--float] [--streaming]
                              [--resampler ours|soxr-hq|soxr-vhq] [--atten-lim DB] [--pf-beta B]
                              [--thresholds default|upstream]
+               dfkit enhance (FILE|DIR)… | --manifest FILE.jsonl  --output-dir DIR [--jobs N]
+                             [--shard I/N] [--results FILE.jsonl] [--skip-existing] [--metrics LIST]
+                             [the options above]
 
         Enhances every channel of IN (any format libsndfile reads, 8 to 192 kHz: it is converted
         to the model's rate, 48 kHz for dfn3 and 16 kHz for gtcrn, and back) and writes OUT as WAV
@@ -46,10 +49,34 @@ struct EnhanceCommand: Command {
                                 decoders on every frame; 'upstream' (−10, 30, 20) as
                                 RuntimeParams::default
           -h, --help            show this help
+
+        MANY FILES (a corpus):
+          Several files, folders (searched recursively for audio files) or --manifest FILE.jsonl
+          (one JSON object a line: "id", "audio", optional "reference" (the clean signal),
+          "model" and "settings" {"atten_lim_db", "pf_beta", "thresholds"}; relative paths are
+          relative to the manifest) are enhanced into --output-dir DIR: a folder's files keep
+          their place in its tree, a manifest's go to DIR/<id>.wav. Each output appears
+          atomically; each finished file appends one record to --results (JSONL: id, input,
+          output, output_sha256, sample_rate, channels, duration_s, setup_s, processing_s, rtf,
+          model, settings, status ok|error, error, and the metrics). A failing file is recorded
+          and the run goes on; the exit status is the number of files that failed (at most 100).
+          --jobs N              workers on this machine (default 1); each model is loaded once
+          --shard I/N           only the files whose id falls in shard I of N (0 ≤ I < N, by a
+                                hash of the id): N invocations cover the corpus exactly once
+          --results FILE.jsonl  append the records here (default: DIR/results.jsonl)
+          --skip-existing       skip files whose output matches an ok record's checksum in the
+                                results file (a resumed run redoes only the rest)
+          --metrics LIST        compute these metrics of each output (see dfkit score):
+                                intrusive ones where the manifest gives a reference
         """
 
-    let inputPath: String
-    let outputPath: String
+    /// One file with `-o`, or a corpus into a folder.
+    enum Target {
+        case file(input: String, output: String)
+        case corpus(CorpusRequest)
+    }
+
+    let target: Target
     let model: String
     let encoding: AudioFileWriter.Encoding
     let options: EnhancerOptions
@@ -58,10 +85,7 @@ struct EnhanceCommand: Command {
 
     init(arguments: inout ArgumentList) throws {
         let outputs = try arguments.values("-o") + arguments.values("--output")
-        guard outputs.count == 1, let output = outputs.first else {
-            throw CommandLineError(outputs.isEmpty ? "missing -o OUT" : "-o given more than once")
-        }
-        outputPath = output
+        let corpus = try CorpusRequest(parsing: &arguments)
         model = try arguments.value("--model") ?? ModelCatalog.defaultName
         encoding = arguments.flag("--float") ? .float32 : .pcm16
         mode = arguments.flag("--streaming") ? .streaming : .offline
@@ -72,59 +96,49 @@ struct EnhanceCommand: Command {
         self.resampler = resampler
         options = try EnhancerOptions(parsing: &arguments)
         let positionals = try arguments.positionals()
+        if let corpus = try corpus.with(inputs: positionals) {
+            guard outputs.isEmpty else { throw CommandLineError("-o names one output file; many files go to --output-dir DIR") }
+            target = .corpus(corpus)
+            return
+        }
+        guard outputs.count == 1, let output = outputs.first else {
+            throw CommandLineError(outputs.isEmpty ? "missing -o OUT (or --output-dir DIR for many files)" : "-o given more than once")
+        }
         guard positionals.count == 1, let input = positionals.first else {
             throw CommandLineError("expected exactly one input file, got \(positionals.count)")
         }
-        inputPath = input
+        target = .file(input: input, output: output)
     }
 
     func run() throws {
-        let reader = try AudioFileReader(path: inputPath)
-        let enhancer = try RecordingEnhancer(model: ModelCatalog.model(model), options: options, mode: mode, resampler: resampler)
-
-        let duration = Double(reader.frameCount) / Double(reader.sampleRate)
-        let progress = ProgressBar(label: "enhancing", enabled: duration >= 30)
-        var replaced = 0
-        let clock = ContinuousClock()
-        let setupStart = clock.now
-        let session: RecordingSession
-        do {
-            session = try enhancer.makeSession(sampleRate: reader.sampleRate, channelCount: reader.channelCount)
-        } catch let error as EnhancerError {
-            throw EnhancerError.unsupported("\(inputPath): \(error)")
+        switch target {
+        case .file(let input, let output): try enhance(input, to: output)
+        case .corpus(let request): try request.run(model: model, options: options, mode: mode, resampler: resampler, encoding: encoding)
         }
-        let setup = clock.now - setupStart
-        // Opened once everything that could refuse the input has accepted it.
-        let writer = try AudioFileWriter(path: outputPath, sampleRate: reader.sampleRate, channelCount: reader.channelCount,
-                                         encoding: encoding)
-        let start = clock.now
-        _ = try session.enhance(read: {
-            guard var chunk = try reader.readChunk(maximumFrames: reader.sampleRate * 5) else { return nil }
-            for index in chunk.indices { replaced += replaceNonFiniteSamples(in: &chunk[index]) }
-            return chunk
-        }, write: { try writer.write(channels: $0) },
-        progress: { progress.update(Double($0) / Double(max(reader.frameCount, 1))) })
-        let elapsed = clock.now - start
+    }
+
+    private func enhance(_ inputPath: String, to outputPath: String) throws {
+        let enhancer = try RecordingEnhancer(model: ModelCatalog.model(model), options: options, mode: mode, resampler: resampler)
+        let frames = try AudioFileReader(path: inputPath)
+        let duration = Double(frames.frameCount) / Double(frames.sampleRate)
+        let progress = ProgressBar(label: "enhancing", enabled: duration >= 30)
+        let report = try enhancer.enhance(file: inputPath, to: outputPath, encoding: encoding, progress: progress.update)
         progress.finish()
-        try writer.finish()
-        if replaced > 0 {
-            FileHandle.standardError.write(Data("dfkit: warning: \(inputPath): \(replaced) NaN/Inf samples replaced by 0 before enhancement\n".utf8))
+        if report.replacedSamples > 0 {
+            FileHandle.standardError.write(Data("dfkit: warning: \(inputPath): \(report.replacedSamples) NaN/Inf samples replaced by 0 before enhancement\n".utf8))
         }
         // The rtf below is what researchers quote: say when OpenBLAS ran narrower kernels than this CPU has.
         if let note = OpenBLASEnvironment.hostNarrowKernelsWarning {
             FileHandle.standardError.write(Data("dfkit: note: \(note)\n".utf8))
         }
 
-        func seconds(_ duration: Duration) -> Double {
-            Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
-        }
-        print("input: \(inputPath) (\(reader.sampleRate) Hz, \(reader.channelCount) channel\(reader.channelCount == 1 ? "" : "s"), \(String(format: "%.3f", duration)) s)")
+        print("input: \(inputPath) (\(report.sampleRate) Hz, \(report.channelCount) channel\(report.channelCount == 1 ? "" : "s"), \(String(format: "%.3f", report.durationSeconds)) s)")
         print("output: \(outputPath)")
-        if mode == .streaming, let latency = try? enhancer.streamingLatencyMilliseconds(sampleRate: reader.sampleRate) {
+        if mode == .streaming, let latency = try? enhancer.streamingLatencyMilliseconds(sampleRate: report.sampleRate) {
             print("real-time latency: \(String(format: "%.3f", latency)) ms (removed from the output to the nearest sample)")
         }
-        print("setup time: \(String(format: "%.3f", seconds(setup))) s (the enhancer for this rate and channel count; not in the rtf)")
-        print("processing time: \(String(format: "%.3f", seconds(elapsed))) s")
-        print("rtf: \(String(format: "%.5f", seconds(elapsed) / max(duration, .leastNonzeroMagnitude)))")
+        print("setup time: \(String(format: "%.3f", report.setupSeconds)) s (the enhancer for this rate and channel count; not in the rtf)")
+        print("processing time: \(String(format: "%.3f", report.processingSeconds)) s")
+        print("rtf: \(String(format: "%.5f", report.realTimeFactor))")
     }
 }
