@@ -2,12 +2,14 @@ import Glibc
 
 /// SHA-256 (FIPS 180-4) of bytes, for the checksums corpus records carry: Foundation on Linux has
 /// no digest API, and the toolchain offers no crypto library.
-struct SHA256 {
+public struct SHA256 {
     private var state: [UInt32] = [
         0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
     ]
     private var buffer: [UInt8] = []
     private var length: UInt64 = 0
+
+    public init() {}
 
     private static let constants: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
@@ -20,7 +22,7 @@ struct SHA256 {
         0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
     ]
 
-    mutating func update(_ bytes: some Collection<UInt8>) {
+    public mutating func update(_ bytes: some Collection<UInt8>) {
         length &+= UInt64(bytes.count)
         buffer.append(contentsOf: bytes)
         var start = 0
@@ -32,7 +34,7 @@ struct SHA256 {
     }
 
     /// The digest as 64 lowercase hexadecimal digits.
-    mutating func finalize() -> String {
+    public mutating func finalize() -> String {
         let bits = length &* 8
         buffer.append(0x80)
         while buffer.count % 64 != 56 { buffer.append(0) }
@@ -70,7 +72,7 @@ struct SHA256 {
     }
 
     /// The digest of the file at `path`, read in pieces.
-    static func digest(ofFile path: String) throws -> String {
+    public static func digest(ofFile path: String) throws -> String {
         guard let file = fopen(path, "rb") else { throw CorpusError.file(path, "cannot be read to checksum it") }
         defer { fclose(file) }
         var hasher = SHA256()

@@ -1,5 +1,5 @@
 /// Quantiles of Student's t distribution, for confidence intervals of metric means.
-enum StudentT {
+public enum StudentT {
     /// t(0.975, ν) for ν = 1…30 (standard tables).
     private static let table: [Double] = [
         12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
@@ -8,7 +8,7 @@ enum StudentT {
 
     /// The 97.5 % quantile with `degrees` degrees of freedom (≥ 1): from the table up to 30,
     /// beyond by the Cornish–Fisher expansion around the normal quantile (error < 1e-4 there).
-    static func quantile975(degrees: Int) -> Double {
+    public static func quantile975(degrees: Int) -> Double {
         precondition(degrees >= 1, "Student's t needs at least one degree of freedom")
         if degrees <= table.count { return table[degrees - 1] }
         let z = 1.959963984540054, v = Double(degrees)
