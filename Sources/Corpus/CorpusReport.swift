@@ -41,6 +41,7 @@ public struct CorpusReport: Sendable {
     }
 
     public let field: String
+    /// In the order of their keys.
     public let groups: [Group]
 
     /// Groups `records` by `field`: "model" (default), any fixed record key (status, sample_rate,
@@ -54,7 +55,8 @@ public struct CorpusReport: Sendable {
             if members[key] == nil { order.append(key) }
             members[key, default: []].append(record)
         }
-        groups = order.map { key in
+        // Sorted, so that the report does not depend on the order workers finished files in.
+        groups = order.sorted().map { key in
             let records = members[key]!
             let succeeded = records.filter { $0.status == .ok }
             let audio = succeeded.compactMap(\.durationSeconds).reduce(0, +)
