@@ -50,7 +50,8 @@ public struct CorpusReport: Sendable {
         self.field = field
         var order: [String] = []
         var members: [String: [ResultRecord]] = [:]
-        for record in records {
+        // By id, so that sums (and so means to the last bit) do not depend on the order files finished in.
+        for record in records.sorted(by: { $0.id < $1.id }) {
             let key = Self.value(of: field, in: record)
             if members[key] == nil { order.append(key) }
             members[key, default: []].append(record)
