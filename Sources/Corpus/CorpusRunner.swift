@@ -47,6 +47,8 @@ public final class CorpusRunner: @unchecked Sendable {
     private let metrics: Metrics?
     private let lock = NSLock()
     private var models: [String: Result<any EnhancerModel, any Error>] = [:]
+    /// One recording enhancer per model and options, whose enhancers later files reuse.
+    private var enhancers: [String: RecordingEnhancer] = [:]
     private var state = Progress()
     /// The next item a worker takes.
     private var next = 0
@@ -110,7 +112,7 @@ public final class CorpusRunner: @unchecked Sendable {
         do {
             let model = try model(item.model)
             record.model = model.name
-            let enhancer = try RecordingEnhancer(model: model, options: item.options, mode: configuration.mode, resampler: configuration.resampler)
+            let enhancer = try recordingEnhancer(model, options: item.options)
             try FileManager.default.createDirectory(atPath: URL(fileURLWithPath: item.output).deletingLastPathComponent().path,
                                                     withIntermediateDirectories: true)
             let report = try enhancer.enhance(file: item.input, to: item.output, encoding: configuration.encoding)
@@ -141,6 +143,16 @@ public final class CorpusRunner: @unchecked Sendable {
             models[reference] = loaded
             return loaded
         }.get()
+    }
+
+    private func recordingEnhancer(_ model: any EnhancerModel, options: EnhancerOptions) throws -> RecordingEnhancer {
+        let key = "\(model.directory)|\(options)"
+        return try lock.withLock {
+            if let made = enhancers[key] { return made }
+            let made = try RecordingEnhancer(model: model, options: options, mode: configuration.mode, resampler: configuration.resampler)
+            enhancers[key] = made
+            return made
+        }
     }
 
     static func settings(_ options: EnhancerOptions) -> [String: JSONValue] {

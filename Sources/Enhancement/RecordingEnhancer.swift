@@ -20,6 +20,9 @@ public final class RecordingEnhancer {
     public let options: EnhancerOptions
     public let mode: Mode
     public let resampler: ResamplerChoice
+    /// The model-rate enhancers of finished sessions, for the next ones.
+    private let offlineEnhancers = EnhancerPool()
+    private let streamingEnhancers = EnhancerPool()
 
     /// - Throws: `EnhancerError.unsupported` naming an option `model` does not take.
     public init(model: any EnhancerModel, options: EnhancerOptions = EnhancerOptions(), mode: Mode = .offline,
@@ -41,17 +44,17 @@ public final class RecordingEnhancer {
         guard Self.supportedRates.contains(sampleRate) else {
             throw EnhancerError.unsupported("\(sampleRate) Hz: recordings from \(Self.supportedRates.lowerBound) to \(Self.supportedRates.upperBound) Hz can be enhanced")
         }
-        let paths: [any RecordingChannelPath] = try (0..<channelCount).map { _ in
-            switch mode {
-            case .offline:
-                try BlockChannelPath(enhancer: model.makeOfflineEnhancer(options: options), sampleRate: sampleRate, resampler: resampler)
-            case .streaming where sampleRate == model.sampleRate:
-                try BlockChannelPath(enhancer: model.makeStreamingEnhancer(options: options), sampleRate: sampleRate, resampler: resampler)
-            case .streaming:
-                RealTimeChannelPath(chain: try RateAdaptingEnhancer(enhancer: model.makeStreamingEnhancer(options: options), sampleRate: sampleRate))
-            }
+        let pool = mode == .offline ? offlineEnhancers : streamingEnhancers
+        let enhancers = try (0..<channelCount).map { _ in
+            try pool.take { try mode == .offline ? model.makeOfflineEnhancer(options: options) : model.makeStreamingEnhancer(options: options) }
         }
-        return RecordingSession(paths: paths)
+        let paths: [any RecordingChannelPath] = try enhancers.map { enhancer in
+            if mode == .streaming && sampleRate != model.sampleRate {
+                return RealTimeChannelPath(chain: try RateAdaptingEnhancer(enhancer: enhancer, sampleRate: sampleRate))
+            }
+            return try BlockChannelPath(enhancer: enhancer, sampleRate: sampleRate, resampler: resampler)
+        }
+        return RecordingSession(paths: paths) { pool.give(enhancers) }
     }
 
     /// The latency a streaming run of a recording at `sampleRate` has, in milliseconds (what

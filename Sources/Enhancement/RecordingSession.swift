@@ -5,10 +5,13 @@ public final class RecordingSession {
     public let channelCount: Int
     private let paths: [any RecordingChannelPath]
     private var used = false
+    /// Gives the enhancers back for reuse once the recording has gone through them.
+    private let finished: () -> Void
 
-    init(paths: [any RecordingChannelPath]) {
+    init(paths: [any RecordingChannelPath], finished: @escaping () -> Void = {}) {
         self.paths = paths
         channelCount = paths.count
+        self.finished = finished
     }
 
     /// Enhances the audio `read` returns, chunk by chunk (one array per channel, nil at the end),
@@ -40,6 +43,7 @@ public final class RecordingSession {
         let tails = paths.map { $0.finish() }
         let missing = inputFrames - outputFrames
         try emit(tails.map { Array($0.prefix(max(missing, 0))) + repeatElement(0, count: max(0, missing - $0.count)) })
+        finished()
         return outputFrames
     }
 }
