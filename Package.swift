@@ -49,7 +49,7 @@ let package = Package(
         .target(name: "Realtime", dependencies: ["Enhancement", "DSP"], swiftSettings: vectorISA),
         .executableTarget(name: "dfkit", dependencies: ["Corpus", "ModelCatalog", "Enhancement", "DeepFilter", "Realtime", "Inference", "ONNX", "DSP"],
                           swiftSettings: vectorISA),
-        .executableTarget(name: "dfbench", dependencies: ["ModelCatalog", "Enhancement", "DeepFilter", "Realtime", "Inference", "AVX512Kernels", "ONNX", "DSP", "CBLAS"],
+        .executableTarget(name: "dfbench", dependencies: ["Corpus", "ModelCatalog", "Enhancement", "DeepFilter", "Realtime", "Inference", "AVX512Kernels", "ONNX", "DSP", "CBLAS"],
                           path: "Benchmarks/dfbench", swiftSettings: vectorISA),
 
         // Test support shared by several test targets: seeded random numbers, generated-fixture lookup.
