@@ -32,6 +32,7 @@ let package = Package(
         .systemLibrary(name: "CFFTW", pkgConfig: "fftw3f", providers: [.apt(["libfftw3-dev"])]),
         .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         .target(name: "Protobuf", swiftSettings: vectorISA),
         .target(name: "ONNX", dependencies: ["Protobuf"], swiftSettings: vectorISA),
@@ -47,7 +48,7 @@ let package = Package(
         // Many files per command: manifests, shards, results, reports.
         .target(name: "Corpus", dependencies: ["Enhancement", "ModelCatalog", "DSP"], swiftSettings: vectorISA),
         .target(name: "Realtime", dependencies: ["Enhancement", "DSP"], swiftSettings: vectorISA),
-        .executableTarget(name: "dfkit", dependencies: ["Corpus", "ModelCatalog", "Enhancement", "DeepFilter", "Realtime", "Inference", "ONNX", "DSP"],
+        .executableTarget(name: "dfkit", dependencies: ["CZlib", "Corpus", "ModelCatalog", "Enhancement", "DeepFilter", "Realtime", "Inference", "ONNX", "DSP"],
                           swiftSettings: vectorISA),
         .executableTarget(name: "dfbench", dependencies: ["Corpus", "ModelCatalog", "Enhancement", "DeepFilter", "Realtime", "Inference", "AVX512Kernels", "ONNX", "DSP", "CBLAS"],
                           path: "Benchmarks/dfbench", swiftSettings: vectorISA),

@@ -33,9 +33,6 @@ public struct ProtobufReader: Sendable {
 
     public var isAtEnd: Bool { offset >= end }
 
-    /// Bytes left in the message being read.
-    public var remainingCount: Int { end - offset }
-
     /// An error at `offset` (the current position unless given) with an empty field path.
     public func error(_ reason: ProtobufError.Reason, at offset: Int? = nil) -> ProtobufError {
         ProtobufError(reason, offset: offset ?? self.offset)

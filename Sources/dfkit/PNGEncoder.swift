@@ -1,11 +1,10 @@
-/// Writes an `RGBImage` as a PNG file (8-bit truecolour, no interlace, every row filter 0) whose
-/// zlib stream holds *stored* deflate blocks: no compression, so the encoder stays a page long
-/// and the output is `~3·width·height` bytes. Layout per the PNG specification (ISO/IEC 15948)
-/// and RFC 1950/1951.
+import CZlib
+
+/// Writes an `RGBImage` as a PNG file (8-bit truecolour, no interlace, every row filter 0), its
+/// image data compressed and its chunks checksummed by zlib. Layout per the PNG specification
+/// (ISO/IEC 15948).
 enum PNGEncoder {
     private static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-    /// The largest stored deflate block (its length field is 16 bits).
-    private static let maximumStoredBlock = 65_535
 
     /// - Throws: `PNGEncoder.Error` when the image is empty or larger than PNG's 2^31 − 1 limit.
     static func encode(_ image: RGBImage) throws -> [UInt8] {
@@ -22,7 +21,7 @@ enum PNGEncoder {
 
         var output = signature
         appendChunk("IHDR", header, to: &output)
-        appendChunk("IDAT", zlibStream(scanlines(of: image)), to: &output)
+        appendChunk("IDAT", try zlibStream(scanlines(of: image)), to: &output)
         appendChunk("IEND", [], to: &output)
         return output
     }
@@ -43,24 +42,13 @@ enum PNGEncoder {
         return data
     }
 
-    private static func zlibStream(_ data: [UInt8]) -> [UInt8] {
-        // CMF 0x78 (deflate, 32 KiB window), FLG 0x01 (fastest level, no dictionary; 0x7801 % 31 == 0).
-        var stream: [UInt8] = [0x78, 0x01]
-        stream.reserveCapacity(data.count + 5 * (data.count / maximumStoredBlock + 1) + 6)
-        var start = 0
-        repeat {
-            let end = min(start + maximumStoredBlock, data.count)
-            let length = UInt16(end - start)
-            // BFINAL in bit 0, BTYPE 00 (stored) in bits 1–2; the rest of the byte is padding.
-            stream.append(end == data.count ? 1 : 0)
-            stream += [UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8(~length >> 8)]
-            stream += data[start..<end]
-            start = end
-        } while start < data.count
-        var checksum = Adler32()
-        data.withUnsafeBufferPointer { checksum.update(with: $0) }
-        appendBigEndian(checksum.value, to: &stream)
-        return stream
+    /// `data` as a zlib stream (RFC 1950), compressed at zlib's default level.
+    private static func zlibStream(_ data: [UInt8]) throws -> [UInt8] {
+        var length = compressBound(uLong(data.count))
+        var stream = [UInt8](repeating: 0, count: Int(length))
+        let status = compress2(&stream, &length, data, uLong(data.count), Z_DEFAULT_COMPRESSION)
+        guard status == Z_OK else { throw Error(description: "zlib could not compress the image (status \(status))") }
+        return Array(stream.prefix(Int(length)))
     }
 
     private static func appendChunk(_ type: String, _ data: [UInt8], to output: inout [UInt8]) {
@@ -68,10 +56,10 @@ enum PNGEncoder {
         appendBigEndian(UInt32(data.count), to: &output)
         output += typeBytes
         output += data
-        var crc = CRC32()
-        crc.update(with: typeBytes)
-        crc.update(with: data)
-        appendBigEndian(crc.value, to: &output)
+        // The chunk's CRC-32 covers its type and data.
+        var crc = crc32(0, typeBytes, uInt(typeBytes.count))
+        crc = crc32(crc, data, uInt(data.count))
+        appendBigEndian(UInt32(crc), to: &output)
     }
 
     private static func appendBigEndian(_ value: UInt32, to output: inout [UInt8]) {
