@@ -15,6 +15,9 @@ extension StatefulSession {
         for (name, tensor) in inputs {
             let declaredRank = graph.inputs.first { graph.values[$0].name == name }.flatMap { graph.values[$0].declaredShape?.count }
             let holdsSlices = tensor.rank >= 1 && tensor.shape[0] == steps && (declaredRank.map { $0 + 1 == tensor.rank } ?? true)
+            if !carried.contains(name), let declaredRank, tensor.rank == declaredRank + 1, tensor.shape[0] != steps {
+                throw InferenceError.invalidInput("input '\(name)' holds \(tensor.shape[0]) steps on its extra leading axis (shape \(tensor.shape)), not the \(steps) steps asked for")
+            }
             if carried.contains(name) || !holdsSlices {
                 first[name] = tensor
             } else {
