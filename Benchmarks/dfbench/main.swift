@@ -11,6 +11,7 @@ let scenarios: [any BenchmarkScenario] = [
     MemoryScenario(),
     StreamBatchScenario(),
     ModelsScenario(),
+    MetricsScenario(),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
