@@ -206,4 +206,44 @@ import Testing
         let short = try Self.succeed(["compare", try Self.path("clips/short.16000.noise.wav"), try Self.path("clips/short.16000.noise.wav")])
         #expect(short.contains("stoi: n/a (63 samples at 10 kHz: shorter than one STOI frame") && short.contains("si-sdr: +inf dB"))
     }
+
+    @Test func modelsAreFoundThroughTheCatalogsRoots() throws {
+        // A copy of dfkit outside the repository finds no Models/ beside itself: only DFKIT_MODEL_DIR.
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let binary = directory.appendingPathComponent("bin/dfkit")
+        try FileManager.default.createDirectory(at: binary.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: try DFKitProcess.executableURL(), to: binary)
+        let shelf = directory.appendingPathComponent("shelf"), empty = directory.appendingPathComponent("empty")
+        for folder in [shelf, empty] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        for model in ["DNSMOS", "SileroVAD"] {
+            try FileManager.default.createSymbolicLink(at: shelf.appendingPathComponent(model),
+                                                       withDestinationURL: RepositoryFiles.root.appendingPathComponent("Models/\(model)"))
+        }
+        let clip = try Self.path("clips/short.16000.noise.wav")
+        func run(_ metric: String, models: URL) throws -> (status: Int32, output: String, error: String) {
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = ["score", clip, "--metrics", metric]
+            var environment = ProcessInfo.processInfo.environment
+            environment["DFKIT_MODEL_DIR"] = models.path
+            process.environment = environment
+            let output = Pipe(), error = Pipe()
+            process.standardOutput = output
+            process.standardError = error
+            try process.run()
+            let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let complaint = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return (process.terminationStatus, printed, complaint)
+        }
+        for (metric, folder) in [("dnsmos", "DNSMOS"), ("vad", "SileroVAD")] {
+            let found = try run(metric, models: shelf)
+            #expect(found.status == 0 && found.output.contains(metric == "dnsmos" ? "dnsmos: sig" : "speech:"), "\(found.error)")
+            let missing = try run(metric, models: empty)
+            #expect(missing.status == 1 && missing.output.isEmpty, "\(missing.output)")
+            #expect(missing.error.hasPrefix("dfkit: error: ") && missing.error.contains(empty.appendingPathComponent(folder).path)
+                    && missing.error.contains("Scripts/fetch-model"), "\(missing.error)")
+        }
+    }
 }
