@@ -92,7 +92,7 @@ struct ScoreCommand: Command {
                 do {
                     results.append(try scorer.score(samples, clean: clean, sampleRate: signal.sampleRate, metrics: metrics,
                                                     file: file, channel: channel, reference: referencePath))
-                } catch let error as MetricError {
+                } catch {
                     throw Failure(description: "\(file) channel \(channel): \(error)")
                 }
             }

@@ -74,7 +74,7 @@ struct VADCommand: Command {
         let activities = try signal.channels.enumerated().map { channel, samples in
             do {
                 return try detector.detect(samples, sampleRate: signal.sampleRate, segmentation: segmentation)
-            } catch let error as MetricError {
+            } catch {
                 throw ScoreCommand.Failure(description: "\(path) channel \(channel): \(error)")
             }
         }
