@@ -10,7 +10,7 @@ import TestSupport
 /// read through librosa.load (soxr HQ to 16 kHz).
 @Suite struct DNSMOSTests {
     /// The bound, per score. The graphs match onnxruntime to 1e-5 of their outputs' scale
-    /// (ModelReferenceTests); the P.808 features to 2e-4 (MelSpectrogramTests); the fits map a raw
+    /// (ModelReferenceTests); the P.808 features to 2e-5 (MelSpectrogramTests); the fits map a raw
     /// score x to ≤ 1.6·x. Together a few 1e-4 MOS at most; a wrong window, feature or fit costs
     /// 0.05 MOS or more.
     static let bound = 0.005
