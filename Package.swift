@@ -25,7 +25,8 @@ let package = Package(
     products: [
         .executable(name: "dfkit", targets: ["dfkit"]),
         .executable(name: "dfbench", targets: ["dfbench"]),
-        .library(name: "DeepFilterKit", targets: ["ModelCatalog", "Enhancement", "DeepFilter", "GTCRN", "Realtime", "Inference", "ONNX", "DSP"]),
+        .library(name: "DeepFilterKit", targets: ["ModelCatalog", "Enhancement", "DeepFilter", "GTCRN", "QualityScore", "VoiceActivity", "Realtime",
+                                                  "Inference", "ONNX", "DSP"]),
     ],
     targets: [
         .systemLibrary(name: "CBLAS", pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
@@ -43,14 +44,19 @@ let package = Package(
         .target(name: "Enhancement", dependencies: ["DSP"], swiftSettings: vectorISA),
         .target(name: "DeepFilter", dependencies: ["Inference", "DSP", "Enhancement"], swiftSettings: kernelSettings),
         .target(name: "GTCRN", dependencies: ["Inference", "DSP", "Enhancement"], swiftSettings: kernelSettings),
+        // Models that judge speech rather than enhance it: DNSMOS (quality) and Silero VAD (activity).
+        .target(name: "QualityScore", dependencies: ["Inference", "DSP"], swiftSettings: vectorISA),
+        .target(name: "VoiceActivity", dependencies: ["Inference", "DSP"], swiftSettings: vectorISA),
         // Every model behind the seam, found by name or folder: what commands and hosts choose from.
         .target(name: "ModelCatalog", dependencies: ["Enhancement", "DeepFilter", "GTCRN"], swiftSettings: vectorISA),
         // Many files per command: manifests, shards, results, reports.
         .target(name: "Corpus", dependencies: ["Enhancement", "ModelCatalog", "DSP"], swiftSettings: vectorISA),
         .target(name: "Realtime", dependencies: ["Enhancement", "DSP"], swiftSettings: vectorISA),
-        .executableTarget(name: "dfkit", dependencies: ["CZlib", "Corpus", "ModelCatalog", "Enhancement", "DeepFilter", "Realtime", "Inference", "ONNX", "DSP"],
+        .executableTarget(name: "dfkit", dependencies: ["CZlib", "Corpus", "ModelCatalog", "Enhancement", "DeepFilter", "QualityScore",
+                                                        "VoiceActivity", "Realtime", "Inference", "ONNX", "DSP"],
                           swiftSettings: vectorISA),
-        .executableTarget(name: "dfbench", dependencies: ["Corpus", "ModelCatalog", "Enhancement", "DeepFilter", "Realtime", "Inference", "AVX512Kernels", "ONNX", "DSP", "CBLAS"],
+        .executableTarget(name: "dfbench", dependencies: ["Corpus", "ModelCatalog", "Enhancement", "DeepFilter", "QualityScore", "VoiceActivity",
+                                                          "Realtime", "Inference", "AVX512Kernels", "ONNX", "DSP", "CBLAS"],
                           path: "Benchmarks/dfbench", swiftSettings: vectorISA),
 
         // Test support shared by several test targets: seeded random numbers, generated-fixture lookup.
@@ -67,6 +73,8 @@ let package = Package(
         .testTarget(name: "RealtimeTests", dependencies: ["Realtime", "DeepFilter", "Enhancement", "DSP"], swiftSettings: vectorISA),
         .testTarget(name: "EnhancementTests", dependencies: ["Enhancement", "ModelCatalog", "DSP", "TestSupport"], swiftSettings: vectorISA),
         .testTarget(name: "CorpusTests", dependencies: ["Corpus"], swiftSettings: vectorISA),
+        .testTarget(name: "QualityScoreTests", dependencies: ["QualityScore", "DSP", "TestSupport"], swiftSettings: vectorISA),
+        .testTarget(name: "VoiceActivityTests", dependencies: ["VoiceActivity", "DSP", "TestSupport"], swiftSettings: vectorISA),
         .testTarget(name: "CLITests", dependencies: ["dfkit"], swiftSettings: vectorISA),
 
         // libFuzzer targets (Scripts/fuzz): each file defines LLVMFuzzerTestOneInput.

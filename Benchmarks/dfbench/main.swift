@@ -12,6 +12,7 @@ let scenarios: [any BenchmarkScenario] = [
     StreamBatchScenario(),
     ModelsScenario(),
     CorpusScenario(),
+    MetricsScenario(),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -4,7 +4,7 @@ import Foundation
 /// `dfkit compare A B [--max-lag N] [--plot FILE.svg]`: how far B is from A.
 struct CompareCommand: Command {
     static let name = "compare"
-    static let summary = "compare two recordings: max |diff|, SNR, segmental SNR, best lag"
+    static let summary = "compare two recordings: max |diff|, SNR, segmental SNR, STOI, ESTOI, SI-SDR, SDR, best lag"
     static let help = """
         USAGE: dfkit compare A B [--max-lag N] [--plot FILE.svg]
 
@@ -13,8 +13,11 @@ struct CompareCommand: Command {
         sample rate and channel count.
 
         Prints, per channel: the best lag (B[n + lag] ↔ A[n]), the samples compared, max |B − A|,
-        the SNR of the difference 10·log10(ΣA² / Σ(B − A)²) in dB, and the segmental SNR (10 ms
-        segments, each clamped to [−10, 35] dB).
+        the SNR of the difference 10·log10(ΣA² / Σ(B − A)²) in dB, the segmental SNR (10 ms
+        segments, each clamped to [−10, 35] dB), and, with A as the clean reference, over the
+        aligned samples: STOI and ESTOI (pystoi 0.4.1's algorithm), SI-SDR and BSS-eval SDR
+        (512-tap filter) in dB — each "n/a" with the reason where it is undefined (an all-zero
+        A, less than 0.384 s of speech, NaN samples). `dfkit score` computes them for many files.
 
         OPTIONS:
           --max-lag N       largest lag searched, in samples (default 0: no search)
@@ -66,10 +69,35 @@ struct CompareCommand: Command {
             print("max |diff|: \(result.maximumAbsoluteDifference)")
             print("snr: \(String(format: "%.2f", result.snrDecibels)) dB")
             print("segmental snr: " + (result.segmentalSNRDecibels.map { String(format: "%.2f dB", $0) } ?? "n/a (shorter than one segment)"))
+            let referenceStart = max(0, -result.lag), testStart = max(0, result.lag)
+            let clean = Array(reference.channels[channel][referenceStart..<(referenceStart + result.comparedCount)])
+            let aligned = Array(test.channels[channel][testStart..<(testStart + result.comparedCount)])
+            for line in Self.intrusiveLines(clean: clean, test: aligned, sampleRate: reference.sampleRate) { print(line) }
         }
         if let plotPath, let firstChannel {
             try writePlot(to: plotPath, reference: reference, test: test, comparison: firstChannel)
         }
+    }
+
+    /// STOI, ESTOI, SI-SDR and SDR of `test` against `clean` (aligned, of one length), each
+    /// "n/a (why)" where it is undefined.
+    static func intrusiveLines(clean: [Float], test: [Float], sampleRate: Int) -> [String] {
+        func line(_ name: String, _ body: () throws -> String) -> String {
+            do {
+                return "\(name): " + (try body())
+            } catch let error as MetricError {
+                return "\(name): n/a (\(error.reason))"
+            } catch {
+                return "\(name): n/a (\(error))"
+            }
+        }
+        let scores = Result { try ShortTimeObjectiveIntelligibility(clean: clean, processed: test, sampleRate: sampleRate) }
+        return [
+            line("stoi") { String(format: "%.4f", try scores.get().stoi) },
+            line("estoi") { String(format: "%.4f", try scores.get().estoi) },
+            line("si-sdr") { ChannelScores.decibels(try DistortionRatio.scaleInvariantSDR(reference: clean, estimate: test)) },
+            line("sdr") { ChannelScores.decibels(try DistortionRatio.sdr(reference: clean, estimate: test)) },
+        ]
     }
 
     private func writePlot(to path: String, reference: AudioSignal, test: AudioSignal, comparison: SignalComparison) throws {

@@ -8,6 +8,8 @@ enum DFKit {
         [
             EnhanceCommand.self,
             CompareCommand.self,
+            ScoreCommand.self,
+            VADCommand.self,
             InspectCommand.self,
             SimulateCommand.self,
             RunCommand.self,
