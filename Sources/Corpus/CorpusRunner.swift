@@ -124,13 +124,21 @@ public final class CorpusRunner: @unchecked Sendable {
             record.processingSeconds = report.processingSeconds
             record.rtf = report.realTimeFactor
             record.outputSHA256 = try SHA256.digest(ofFile: item.output)
-            if let metrics { record.metrics = try metrics(item.output, item.reference) }
         } catch {
             record.status = .error
             record.error = "\(error)"
             record.output = nil
             record.outputSHA256 = nil
             try? FileManager.default.removeItem(atPath: item.output)
+        }
+        // A metric that fails leaves the output in place, recorded: only the record says error.
+        if record.status == .ok, let metrics {
+            do {
+                record.metrics = try metrics(item.output, item.reference)
+            } catch {
+                record.status = .error
+                record.error = "metrics: \(error)"
+            }
         }
         record.finishedAt = Date().timeIntervalSince1970
         return record
