@@ -14,6 +14,9 @@ public final class ExecutionPlan: @unchecked Sendable {
     public let outputs: [Tensor]
     /// The values the symbolic dimensions were bound to.
     public let symbolBindings: [String: Int]
+    /// Bytes of the buffers the plan allocated for the values its steps compute (the graph's
+    /// outputs among them, unless written into buffers the caller gave).
+    public let bufferByteCount: Int
     let steps: [KernelBinding.BoundStep]
     /// The steps' kernels alone: `execute()` borrows them in place, where iterating `steps` would
     /// copy (and retain, then release) each step's kernel and names on every run.
@@ -87,7 +90,9 @@ public final class ExecutionPlan: @unchecked Sendable {
         }
         var assignment = BufferAssignment(tensors: tensors)
         try assignment.assign(&planned, keeping: kept, given: destinations)
-        var steps = try KernelBinding(graph: graph, tensors: assignment.tensors).bind(planned)
+        var steps = try KernelBinding(
+            graph: graph, tensors: assignment.tensors,
+            planConstants: Set(descriptors.indices.filter { descriptors[$0]?.constant != nil })).bind(planned)
         for (id, destination) in destinations.sorted(by: { $0.key < $1.key }) {
             guard let computed = assignment.tensors[id] else { throw InferenceError.invalidGraph("output '\(graph.values[id].name)' has no value") }
             if computed.storage !== destination.storage {
@@ -105,6 +110,7 @@ public final class ExecutionPlan: @unchecked Sendable {
         kernels = steps.map(\.kernel)
         self.valueDescriptors = descriptors
         self.symbolBindings = bindings
+        bufferByteCount = assignment.allocatedByteCount
     }
 
     /// Runs every non-constant node once. Allocation-free and non-throwing.

@@ -12,6 +12,12 @@ protocol Operator: Sendable {
     var readsShapesOnly: Bool { get }
     /// True when output 0 is input 0 seen with another shape (Reshape, Squeeze, …): no kernel runs.
     var aliasesFirstInput: Bool { get }
+    /// True when the kernel can compute output 0 over input 0 (of the same type and element
+    /// count) sharing its storage: it reads each element of input 0 no later than it writes that
+    /// element, and skips copying input 0 when it finds `outputs[0].storage === inputs[0].storage`
+    /// (ScatterND). The planner hands input 0's storage over only when no later step reads it and
+    /// no caller owns it (graph inputs, constants and carried state keep theirs).
+    var mayWriteIntoFirstInput: Bool { get }
     /// Graphs the operator holds in its attributes (an If's branches).
     var subgraphs: [Subgraph] { get }
     /// What the operator does in a convolution's epilogue when it is the only reader of the
@@ -35,6 +41,7 @@ extension Operator {
     var planTimeInputs: [Int] { [] }
     var readsShapesOnly: Bool { false }
     var aliasesFirstInput: Bool { false }
+    var mayWriteIntoFirstInput: Bool { false }
     var subgraphs: [Subgraph] { [] }
     var epilogue: Epilogue? { nil }
 

@@ -5,10 +5,13 @@ struct KernelBinding {
     let graph: Graph
     let tensors: [Tensor?]
     private let weights: Set<Int>
+    /// The values known while planning (weights and folded values).
+    private let planConstants: Set<Int>
 
-    init(graph: Graph, tensors: [Tensor?]) {
+    init(graph: Graph, tensors: [Tensor?], planConstants: Set<Int>) {
         self.graph = graph
         self.tensors = tensors
+        self.planConstants = planConstants
         weights = graph.weightValues
     }
 
@@ -55,6 +58,7 @@ struct KernelBinding {
         }
         let constants = ConstantInputs(
             positions: Set(node.inputs.indices.filter { step.replacedInputs[$0] == nil && (node.inputs[$0].map(weights.contains) ?? false) }),
+            planConstantPositions: Set(node.inputs.indices.filter { step.replacedInputs[$0] == nil && (node.inputs[$0].map(planConstants.contains) ?? false) }),
             relaidWeights: graph.relaidWeights)
         return try node.op.makeKernel(inputs: inputs, outputs: outputs, constants: constants)
     }

@@ -106,6 +106,7 @@ struct Specialization {
         let results = try outputs.map { try Tensor(zeros: $0.elementType, shape: $0.shape) }
         let constants = ConstantInputs(
             positions: Set(node.inputs.indices.filter { node.inputs[$0].map(weights.contains) ?? false }),
+            planConstantPositions: Set(node.inputs.indices.filter { node.inputs[$0] != nil }),
             relaidWeights: graph.relaidWeights)
         try node.op.makeKernel(inputs: tensors, outputs: results, constants: constants).execute()
         return results.map { ValueDescriptor(constant: $0) }

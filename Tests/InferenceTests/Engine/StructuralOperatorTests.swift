@@ -88,4 +88,53 @@ import TestSupport
             #expect(message.contains("index 9"), "\(message)")
         }
     }
+
+    /// Constant indices are worked into runs of copies while planning: rows 0–2 land on
+    /// consecutive elements, row 4 rewrites element 1 after them (rows apply in order), −1 is the
+    /// last element; with reduction add every row adds.
+    static let rowOrderCases: [(reduction: String, expected: [Float])] = [
+        ("none", [10, 50, 30, 4, 40, 60]),
+        ("add", [1 + 10, 2 + 20 + 50, 3 + 30, 4, 5 + 40, 6 + 60]),
+    ]
+
+    @Test(arguments: rowOrderCases)
+    func constantIndicesApplyInRowOrder(reduction: String, expected: [Float]) throws {
+        var indices = TensorProto()
+        indices.name = "indices"
+        indices.dataType = .int64
+        indices.dims = [6, 1]
+        indices.int64Data = [0, 1, 2, 4, 1, -1]
+        let attribute = AttributeProto(name: "reduction", value: .string(Array(reduction.utf8)))
+        let model = ModelBuilder.model(
+            opset: 16,
+            inputs: [ModelBuilder.value("data", .float, [6]), ModelBuilder.value("updates", .float, [6])],
+            outputs: [ModelBuilder.value("y", .float, [6])],
+            nodes: [ModelBuilder.node("ScatterND", ["data", "indices", "updates"], ["y"], attributes: [attribute])],
+            initializers: [indices])
+        let outputs = try OfflineExecutor(graph: try Graph(model: model)).run([
+            "data": try Tensor(shape: [6], scalars: [Float(1), 2, 3, 4, 5, 6]),
+            "updates": try Tensor(shape: [6], scalars: [Float(10), 20, 30, 40, 50, 60]),
+        ])
+        #expect(try outputs["y"]?.scalars(as: Float.self) == expected)
+    }
+
+    /// Constant indices addressing rows of a matrix: each row copied whole.
+    @Test func constantIndicesAddressingSlices() throws {
+        var indices = TensorProto()
+        indices.name = "indices"
+        indices.dataType = .int64
+        indices.dims = [2, 1]
+        indices.int64Data = [2, 0]
+        let model = ModelBuilder.model(
+            opset: 13,
+            inputs: [ModelBuilder.value("data", .float, [3, 2]), ModelBuilder.value("updates", .float, [2, 2])],
+            outputs: [ModelBuilder.value("y", .float, [3, 2])],
+            nodes: [ModelBuilder.node("ScatterND", ["data", "indices", "updates"], ["y"])],
+            initializers: [indices])
+        let outputs = try OfflineExecutor(graph: try Graph(model: model)).run([
+            "data": try Tensor(shape: [3, 2], scalars: [Float(1), 2, 3, 4, 5, 6]),
+            "updates": try Tensor(shape: [2, 2], scalars: [Float(10), 20, 30, 40]),
+        ])
+        #expect(try outputs["y"]?.scalars(as: Float.self) == [30, 40, 3, 4, 10, 20])
+    }
 }
