@@ -18,6 +18,9 @@ protocol Operator: Sendable {
     /// (ScatterND). The planner hands input 0's storage over only when no later step reads it and
     /// no caller owns it (graph inputs, constants and carried state keep theirs).
     var mayWriteIntoFirstInput: Bool { get }
+    /// An operator doing the same for inputs like these with less work (a Cast to the type its
+    /// input already has is an Identity), which the planner runs instead; nil when there is none.
+    func specialized(for inputs: [ValueDescriptor?]) -> (any Operator)?
     /// Graphs the operator holds in its attributes (an If's branches).
     var subgraphs: [Subgraph] { get }
     /// What the operator does in a convolution's epilogue when it is the only reader of the
@@ -42,6 +45,7 @@ extension Operator {
     var readsShapesOnly: Bool { false }
     var aliasesFirstInput: Bool { false }
     var mayWriteIntoFirstInput: Bool { false }
+    func specialized(for inputs: [ValueDescriptor?]) -> (any Operator)? { nil }
     var subgraphs: [Subgraph] { [] }
     var epilogue: Epilogue? { nil }
 

@@ -71,12 +71,15 @@ struct Specialization {
     }
 
     /// One node: nil when its outputs are all known now (folded), else its step.
-    private mutating func specialize(_ node: Graph.Node) throws -> PlanStep? {
-        let inputs = try node.inputs.map { id -> ValueDescriptor? in
+    private mutating func specialize(_ given: Graph.Node) throws -> PlanStep? {
+        let inputs = try given.inputs.map { id -> ValueDescriptor? in
             guard let id else { return nil }
             guard let descriptor = descriptors[id] else { throw OperatorError("input '\(graph.values[id].name)' has no value") }
             return descriptor
         }
+        let node = given.op.specialized(for: inputs).map {
+            Graph.Node(name: given.name, opType: given.opType, inputs: given.inputs, outputs: given.outputs, op: $0)
+        } ?? given
         for index in node.op.planTimeInputs where index < inputs.count {
             if let descriptor = inputs[index], descriptor.constant == nil {
                 throw OperatorError("input \(index) decides the output shape and must be known at plan time")

@@ -61,4 +61,22 @@ struct PlanningTests {
         #expect(b["reshaped"]?.shape == [1, 6])
         #expect(try b["reshaped"]?.scalars(as: Float.self) == [0, 1, 2, 3, 4, 5])
     }
+
+    /// A Cast to the type its input already has is the input itself: no kernel runs; a real
+    /// conversion still does.
+    @Test func castToTheSameTypeRunsNothing() throws {
+        let model = ModelBuilder.model(
+            opset: 13,
+            inputs: [ModelBuilder.value("x", .float, [3]), ModelBuilder.value("n", .int64, [3])],
+            outputs: [ModelBuilder.value("y", .float, [3]), ModelBuilder.value("m", .float, [3])],
+            nodes: [ModelBuilder.node("Cast", ["x"], ["c"], attributes: [AttributeProto(name: "to", value: .int(1))]),
+                    ModelBuilder.node("Add", ["c", "c"], ["y"]),
+                    ModelBuilder.node("Cast", ["n"], ["m"], attributes: [AttributeProto(name: "to", value: .int(1))])])
+        let inputs = ["x": try Tensor(shape: [3], scalars: [Float(1.5), -2, 0.25]), "n": try Tensor(shape: [3], scalars: [Int64(7), -1, 0])]
+        let plan = try ExecutionPlan(graph: try Graph(model: model), inputs: inputs)
+        #expect(plan.scheduledOperators == ["Add", "Cast"])
+        let outputs = try OfflineExecutor(graph: try Graph(model: model)).run(inputs)
+        #expect(try outputs["y"]?.scalars(as: Float.self) == [3, -4, 0.5])
+        #expect(try outputs["m"]?.scalars(as: Float.self) == [7, -1, 0])
+    }
 }
