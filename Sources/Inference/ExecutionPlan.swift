@@ -91,7 +91,7 @@ public final class ExecutionPlan: @unchecked Sendable {
         var assignment = BufferAssignment(tensors: tensors)
         try assignment.assign(&planned, keeping: kept, given: destinations)
         var steps = try KernelBinding(
-            graph: graph, tensors: assignment.tensors,
+            graph: graph, tensors: assignment.tensors, weights: specialization.weights,
             planConstants: Set(descriptors.indices.filter { descriptors[$0]?.constant != nil })).bind(planned)
         for (id, destination) in destinations.sorted(by: { $0.key < $1.key }) {
             guard let computed = assignment.tensors[id] else { throw InferenceError.invalidGraph("output '\(graph.values[id].name)' has no value") }

@@ -8,11 +8,12 @@ struct KernelBinding {
     /// The values known while planning (weights and folded values).
     private let planConstants: Set<Int>
 
-    init(graph: Graph, tensors: [Tensor?], planConstants: Set<Int>) {
+    /// `weights`: the graph's weights and the values folded from them alone.
+    init(graph: Graph, tensors: [Tensor?], weights: Set<Int>, planConstants: Set<Int>) {
         self.graph = graph
         self.tensors = tensors
+        self.weights = weights
         self.planConstants = planConstants
-        weights = graph.weightValues
     }
 
     /// One bound step: the kernel and how profiles name it.

@@ -7,7 +7,9 @@ struct Specialization {
     /// What is known of each value, by value index.
     private(set) var descriptors: [ValueDescriptor?]
     private let graph: Graph
-    private let weights: Set<Int>
+    /// The graph's weights (initializers and `Constant` values) and the values folded from
+    /// them alone, which are as fixed (`FoldedWeights` keeps one tensor for every plan).
+    private(set) var weights: Set<Int>
     /// Bytes of every output planned so far; a plan beyond half the machine's memory is refused.
     private var plannedBytes = 0
 
@@ -95,8 +97,26 @@ struct Specialization {
             outputs = try fold(node, inputs: inputs, outputs: outputs)
         }
         let folded = outputs.allSatisfy { $0.constant != nil }
+        if folded, let sources = Self.weightInputs(of: node, among: weights, descriptors) {
+            outputs = outputs.enumerated().map { index, descriptor in
+                guard index < node.outputs.count, let id = node.outputs[index], let tensor = descriptor.constant else { return descriptor }
+                weights.insert(id)
+                return ValueDescriptor(constant: graph.foldedWeights.canonical(tensor, value: id, inputs: sources))
+            }
+        }
         record(outputs, of: node)
         return folded ? nil : PlanStep(node: node, outputDescriptors: outputs)
+    }
+
+    /// The node's inputs when every one present is a weight, nil otherwise.
+    private static func weightInputs(of node: Graph.Node, among weights: Set<Int>, _ descriptors: [ValueDescriptor?]) -> [Tensor]? {
+        var tensors: [Tensor] = []
+        for id in node.inputs {
+            guard let id else { continue }
+            guard weights.contains(id), let tensor = descriptors[id]?.constant else { return nil }
+            tensors.append(tensor)
+        }
+        return tensors
     }
 
     /// Runs a node whose inputs are all known, now: its outputs become constants of the plan,
