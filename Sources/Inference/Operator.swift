@@ -74,11 +74,21 @@ enum Epilogue {
 /// planner fuses a following node whose `epilogue` is an activation into it).
 protocol ActivationFusing: Operator {
     func makeKernel(inputs: [Tensor?], outputs: [Tensor], activation: Activation) throws -> any Kernel
+    /// The same, knowing which inputs are weights (which the kernel may read re-laid).
+    func makeKernel(inputs: [Tensor?], outputs: [Tensor], activation: Activation, constants: ConstantInputs) throws -> any Kernel
 }
 
 extension ActivationFusing {
     func makeKernel(inputs: [Tensor?], outputs: [Tensor]) throws -> any Kernel {
         try makeKernel(inputs: inputs, outputs: outputs, activation: .identity)
+    }
+
+    func makeKernel(inputs: [Tensor?], outputs: [Tensor], constants: ConstantInputs) throws -> any Kernel {
+        try makeKernel(inputs: inputs, outputs: outputs, activation: .identity, constants: constants)
+    }
+
+    func makeKernel(inputs: [Tensor?], outputs: [Tensor], activation: Activation, constants: ConstantInputs) throws -> any Kernel {
+        try makeKernel(inputs: inputs, outputs: outputs, activation: activation)
     }
 }
 
@@ -87,6 +97,18 @@ extension ActivationFusing {
 /// skip connection such as DFN3's ERB decoder's `conv_p(e) + upsampled`).
 protocol ResidualFusing: ActivationFusing {
     func makeKernel(inputs: [Tensor?], outputs: [Tensor], activation: Activation, residual: Tensor) throws -> any Kernel
+    /// The same, knowing which inputs are weights (which the kernel may read re-laid).
+    func makeKernel(
+        inputs: [Tensor?], outputs: [Tensor], activation: Activation, residual: Tensor, constants: ConstantInputs
+    ) throws -> any Kernel
+}
+
+extension ResidualFusing {
+    func makeKernel(
+        inputs: [Tensor?], outputs: [Tensor], activation: Activation, residual: Tensor, constants: ConstantInputs
+    ) throws -> any Kernel {
+        try makeKernel(inputs: inputs, outputs: outputs, activation: activation, residual: residual)
+    }
 }
 
 /// An operator that is, once its parameters are known at plan time, an affine map applied per

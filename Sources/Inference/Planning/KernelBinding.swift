@@ -50,17 +50,18 @@ struct KernelBinding {
                 outputs: step.outputTensors)
         }
         let outputs = step.outputTensors
-        if let residual = step.residual, let fusing = node.op as? any ResidualFusing {
-            guard let tensor = tensors[residual] else { throw OperatorError("the fused addition's operand has no buffer") }
-            return try fusing.makeKernel(inputs: inputs, outputs: outputs, activation: step.activation ?? .identity, residual: tensor)
-        }
-        if let activation = step.activation, let fusing = node.op as? any ActivationFusing {
-            return try fusing.makeKernel(inputs: inputs, outputs: outputs, activation: activation)
-        }
         let constants = ConstantInputs(
             positions: Set(node.inputs.indices.filter { step.replacedInputs[$0] == nil && (node.inputs[$0].map(weights.contains) ?? false) }),
             planConstantPositions: Set(node.inputs.indices.filter { step.replacedInputs[$0] == nil && (node.inputs[$0].map(planConstants.contains) ?? false) }),
             relaidWeights: graph.relaidWeights)
+        if let residual = step.residual, let fusing = node.op as? any ResidualFusing {
+            guard let tensor = tensors[residual] else { throw OperatorError("the fused addition's operand has no buffer") }
+            return try fusing.makeKernel(
+                inputs: inputs, outputs: outputs, activation: step.activation ?? .identity, residual: tensor, constants: constants)
+        }
+        if let activation = step.activation, let fusing = node.op as? any ActivationFusing {
+            return try fusing.makeKernel(inputs: inputs, outputs: outputs, activation: activation, constants: constants)
+        }
         return try node.op.makeKernel(inputs: inputs, outputs: outputs, constants: constants)
     }
 }
