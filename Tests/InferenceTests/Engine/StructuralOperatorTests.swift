@@ -137,4 +137,32 @@ import TestSupport
         ])
         #expect(try outputs["y"]?.scalars(as: Float.self) == [30, 40, 3, 4, 10, 20])
     }
+
+    /// Gather with constant indices (copied in runs of consecutive ones): data [2, 5, 3] holding
+    /// 0…29 gathered along axis 1 by [[1, 2, 3], [4, −1, 0], [2, 2, 1]] gives
+    /// out[a, i, j, c] = data[a, idx[i, j] mod 5, c], by the ONNX definition.
+    @Test func constantGatherIndicesCopyInRuns() throws {
+        let positions: [Int64] = [1, 2, 3, 4, -1, 0, 2, 2, 1]
+        var indices = TensorProto()
+        indices.name = "indices"
+        indices.dataType = .int64
+        indices.dims = [3, 3]
+        indices.int64Data = positions
+        let model = ModelBuilder.model(
+            opset: 13,
+            inputs: [ModelBuilder.value("data", .float, [2, 5, 3])],
+            outputs: [ModelBuilder.value("y", .float, [2, 3, 3, 3])],
+            nodes: [ModelBuilder.node("Gather", ["data", "indices"], ["y"], attributes: [AttributeProto(name: "axis", value: .int(1))])],
+            initializers: [indices])
+        let data = (0..<30).map(Float.init)
+        let outputs = try OfflineExecutor(graph: try Graph(model: model)).run(["data": try Tensor(shape: [2, 5, 3], scalars: data)])
+        var expected: [Float] = []
+        for outer in 0..<2 {
+            for position in positions {
+                let row = Int((position + 5) % 5)
+                expected += (0..<3).map { data[outer * 15 + row * 3 + $0] }
+            }
+        }
+        #expect(try outputs["y"]?.scalars(as: Float.self) == expected)
+    }
 }
