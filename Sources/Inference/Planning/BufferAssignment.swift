@@ -25,7 +25,7 @@ struct BufferAssignment {
             for id in step.reads { lastReader[id] = position }
         }
         for id in kept { lastReader[id] = .max }
-        let given = Self.handingBack(given, through: steps, lastReader: lastReader)
+        let given = Self.handingBack(given, through: steps, lastReader: lastReader, keepingOff: tensors)
         // Storage allocated here, which may return to the pool here.
         var recyclable = Set<ObjectIdentifier>()
         var storageLastReader: [ObjectIdentifier: Int] = [:]
@@ -98,9 +98,14 @@ struct BufferAssignment {
     /// (nor through a view), has that input computed into the same tensor, so that the chain
     /// (GTCRN's caches, updated by ScatterND after ScatterND) runs in the caller's buffer with no
     /// copy at its end.
-    private static func handingBack(_ given: [Int: Tensor], through steps: [PlanStep], lastReader: [Int: Int]) -> [Int: Tensor] {
-        guard !given.isEmpty else { return given }
-        var extended = given
+    /// A tensor sharing storage with one in `owned` (an input or constant) is not handed back:
+    /// the chain's first step would overwrite it before later steps read it.
+    private static func handingBack(
+        _ given: [Int: Tensor], through steps: [PlanStep], lastReader: [Int: Int], keepingOff owned: [Tensor?]
+    ) -> [Int: Tensor] {
+        let owned = Set(owned.compactMap { $0.map { ObjectIdentifier($0.storage) } })
+        var extended = given.filter { !owned.contains(ObjectIdentifier($0.value.storage)) }
+        guard !extended.isEmpty else { return given }
         var producer: [Int: Int] = [:]
         var viewed = Set<Int>()
         for (position, step) in steps.enumerated() {
@@ -120,7 +125,7 @@ struct BufferAssignment {
                   product(steps[source].outputDescriptors[index].shape) == tensor.elementCount else { continue }
             extended[first] = tensor.reshaped(to: steps[source].outputDescriptors[index].shape)
         }
-        return extended
+        return extended.merging(given) { handed, _ in handed }
     }
 
     /// Returns to the pool every storage the steps' kernels write that is not already there.

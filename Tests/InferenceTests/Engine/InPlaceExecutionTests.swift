@@ -135,4 +135,28 @@ import Testing
         #expect(try Self.floats(state) == Self.doubledAndScattered)
         #expect(try Self.floats(plan.outputs[1]) == [0, 10 - 4, 0, 0, 20 - 10, 0])
     }
+
+    /// A caller may hand in an input's own tensor as an output's buffer; the chain must then not
+    /// start in it, or the transpose would read elements it already overwrote.
+    @Test func aGivenBufferThatIsAnInputIsNotHandedBack() throws {
+        var first = TensorProto()
+        first.name = "first"
+        first.dataType = .int64
+        first.dims = [1, 1]
+        first.int64Data = [0]
+        let model = ModelBuilder.model(
+            opset: 13,
+            inputs: [ModelBuilder.value("x", .float, [2, 2]), ModelBuilder.value("row", .float, [1, 2])],
+            outputs: [ModelBuilder.value("s", .float, [2, 2])],
+            nodes: [ModelBuilder.node("Transpose", ["x"], ["t"], attributes: [AttributeProto(name: "perm", value: .ints([1, 0]))]),
+                    ModelBuilder.node("ScatterND", ["t", "first", "row"], ["s"])],
+            initializers: [first])
+        let x = try Tensor(shape: [2, 2], scalars: [Float(1), 2, 3, 4])
+        let row = try Tensor(shape: [1, 2], scalars: [Float(10), 20])
+        let plan = try ExecutionPlan(graph: try Graph(model: model), inputs: ["x": x, "row": row], sharing: ["x", "row"],
+                                     outputBuffers: ["s": x])
+        plan.execute()
+        // xᵀ = [[1, 3], [2, 4]], its row 0 replaced.
+        #expect(try Self.floats(x) == [10, 20, 2, 4])
+    }
 }
