@@ -4,8 +4,9 @@ time has) and onnxruntime's outputs into OUTDIR, in the layout of the ONNX backe
 (OUTDIR/<case>/model.onnx, test_data_set_0/input_<i>.pb, output_<i>.pb), their names in
 OUTDIR/cases.txt, one a line. W and B are initializers, as in the models, so that the engine
 may read W re-laid: Silero VAD's STFT and encoder layers, a fused activation and skip addition,
-batches, asymmetric pads, output channels beyond a multiple of 16, and forms just outside the
-few-position path (five positions, a dilation) that must still match.
+batches, asymmetric pads, output channels beyond a multiple of 16 or fewer than 16 of one tap,
+and forms just outside the few-position path (five positions, a dilation, few outputs of
+several taps) that must still match.
 """
 import os
 import sys
@@ -71,7 +72,12 @@ def cases():
     yield case("residual_relu", normal(1, 16, 4), normal(32, 16, 3, scale=0.25), normal(32), "Relu", residual=True,
                kernel_shape=[3], pads=[1, 1])
     yield case("one_position_no_bias", normal(1, 40, 3), normal(16, 40, 3, scale=0.15), kernel_shape=[3])
-    # Just outside the path: five positions, a dilation, fewer than 16 outputs.
+    # One tap: Silero's decoder (one output, summed directly), fewer than 16 outputs over three
+    # positions of two images, and 20 outputs (4 summed directly over 37 channels).
+    yield case("silero_decoder_sigmoid", normal(1, 128, 1), normal(1, 128, 1, scale=0.09), normal(1), "Sigmoid", kernel_shape=[1])
+    yield case("pointwise_five_outputs_batch2", normal(2, 20, 3), normal(5, 20, 1, scale=0.2), normal(5), kernel_shape=[1])
+    yield case("pointwise_twenty_outputs", normal(1, 37, 2), normal(20, 37, 1, scale=0.16), normal(20), "Relu", kernel_shape=[1])
+    # Just outside the path: five positions, a dilation, fewer than 16 outputs of three taps.
     yield case("five_positions", normal(1, 8, 5), normal(16, 8, 1, scale=0.3), normal(16), kernel_shape=[1])
     yield case("dilated", normal(1, 6, 6), normal(16, 6, 2, scale=0.3), normal(16), kernel_shape=[2], dilations=[3])
     yield case("eight_outputs", normal(1, 6, 4), normal(8, 6, 3, scale=0.3), normal(8), kernel_shape=[3], pads=[1, 1])

@@ -7,7 +7,8 @@ import AVX512Kernels
 /// re-packing W per call than on multiplying at such widths. The input is copied channels-last
 /// between zero pads, so that each position's receptive field is one contiguous run (every
 /// channel of each tap in turn), which W, packed with its taps outermost, matches: no im2col.
-/// Output channels beyond the last multiple of 16 are summed directly from the row-major W.
+/// Output channels beyond the last multiple of 16 are summed directly from the row-major W, and
+/// so are all of a pointwise (one-tap) layer's fewer than 16 (Silero's decoder: one).
 struct FewPositionConvolution: Sendable {
     let batch: Int
     let channels: Int
@@ -17,20 +18,22 @@ struct FewPositionConvolution: Sendable {
     let stride: Int
     let padBegin: Int
     let positions: Int
-    /// Output channels the packed product computes (a multiple of 16).
+    /// Output channels the packed product computes (a multiple of 16, possibly none).
     let packedChannels: Int
-    let matrix: BlockTransposedMatrix
+    /// The packed product, nil when it has no rows.
+    let matrix: BlockTransposedMatrix?
     let activation: Activation
 
     /// Nil unless the geometry is of this form, the CPU runs AVX-512 and there are at least 16
-    /// output channels.
+    /// output channels or one tap.
     init?(geometry: ConvolutionGeometry, activation: Activation, vectorWidth: VectorWidth = .available) {
         guard vectorWidth == .avx512, geometry.groups == 1, geometry.axes.count == 1, let axis = geometry.axes.first,
-              axis.dilation == 1, (1...BlockTransposedMatrix.vectorLimit).contains(axis.convolutionOutputSize),
-              let matrix = BlockTransposedMatrix(
-                rows: geometry.outputChannels / BlockTransposedMatrix.rowMultiple * BlockTransposedMatrix.rowMultiple,
-                columns: geometry.inputChannels * axis.kernelSize)
+              axis.dilation == 1, (1...BlockTransposedMatrix.vectorLimit).contains(axis.convolutionOutputSize)
         else { return nil }
+        let matrix = BlockTransposedMatrix(
+            rows: geometry.outputChannels / BlockTransposedMatrix.rowMultiple * BlockTransposedMatrix.rowMultiple,
+            columns: geometry.inputChannels * axis.kernelSize)
+        guard matrix != nil || axis.kernelSize == 1 else { return nil }
         batch = geometry.batch
         channels = geometry.inputChannels
         outputChannels = geometry.outputChannels
@@ -39,13 +42,13 @@ struct FewPositionConvolution: Sendable {
         stride = axis.stride
         padBegin = axis.padBegin
         positions = axis.convolutionOutputSize
-        packedChannels = matrix.rows
+        packedChannels = matrix?.rows ?? 0
         self.matrix = matrix
         self.activation = activation
     }
 
-    /// How the first `packedChannels` rows of W [M, C, T] are packed.
-    var weightLayout: PackedMatrixLayout { .tapsOutermost(matrix, taps: taps) }
+    /// How the first `packedChannels` rows of W [M, C, T] are packed (nil: none are).
+    var weightLayout: PackedMatrixLayout? { matrix.map { .tapsOutermost($0, taps: taps) } }
 
     /// Padded rows of the channels-last input that the positions read.
     private var paddedLength: Int { (positions - 1) * stride + taps }
@@ -57,7 +60,7 @@ struct FewPositionConvolution: Sendable {
     /// Y [N, M, P] = activation(conv(X [N, C, L], W) + bias) + residual, reading the first
     /// `packedChannels` rows of W from `packed` and the rest from the row-major `weights`.
     func run(
-        input: UnsafePointer<Float>, packed: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
+        input: UnsafePointer<Float>, packed: UnsafePointer<Float>?, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
         output: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>, residual: UnsafePointer<Float>?
     ) {
         let channelsLast = scratch
@@ -69,16 +72,13 @@ struct FewPositionConvolution: Sendable {
                 let line = x + channel * inputLength - padBegin
                 for row in firstRow..<max(firstRow, endRow) { channelsLast[row * channels + channel] = line[row] }
             }
-            matrix.multiply(packed, vectors: positions, x: channelsLast, ldx: stride * channels, y: products, ldy: outputChannels)
+            if let matrix, let packed {
+                matrix.multiply(packed, vectors: positions, x: channelsLast, ldx: stride * channels, y: products, ldy: outputChannels)
+            }
             for channel in packedChannels..<outputChannels {
                 let filter = weights + channel * channels * taps
                 for position in 0..<positions {
-                    let field = channelsLast + position * stride * channels
-                    var sum: Float = 0
-                    for tap in 0..<taps {
-                        for inputChannel in 0..<channels { sum += filter[inputChannel * taps + tap] * field[tap * channels + inputChannel] }
-                    }
-                    products[position * outputChannels + channel] = sum
+                    products[position * outputChannels + channel] = sum(filter, channelsLast + position * stride * channels)
                 }
             }
             activation.apply(products, to: products, rows: positions, columns: outputChannels, columnBias: bias)
@@ -91,5 +91,31 @@ struct FewPositionConvolution: Sendable {
                 }
             }
         }
+    }
+
+    /// One output channel's sum over a receptive field (channels-last) with its filter (W's row,
+    /// taps innermost): a dot product of contiguous runs when there is one tap or one channel.
+    @inline(__always)
+    private func sum(_ filter: UnsafePointer<Float>, _ field: UnsafeMutablePointer<Float>) -> Float {
+        guard taps == 1 || channels == 1 else {
+            var total: Float = 0
+            for tap in 0..<taps {
+                for channel in 0..<channels { total += filter[channel * taps + tap] * field[tap * channels + channel] }
+            }
+            return total
+        }
+        var vector = SIMD8<Float>()
+        let count = taps * channels
+        var index = 0
+        while index + 8 <= count {
+            vector.addProduct(filter.loadVector(at: index), field.loadVector(at: index))
+            index += 8
+        }
+        var total = vector.sum()
+        while index < count {
+            total += filter[index] * field[index]
+            index += 1
+        }
+        return total
     }
 }

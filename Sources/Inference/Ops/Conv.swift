@@ -65,9 +65,9 @@ struct Conv: ConvolutionOperator, ResidualFusing {
         }
         let rows = Tensor(
             elementType: .float32, shape: [convolution.packedChannels] + w.shape.dropFirst(),
-            elementCount: convolution.packedChannels * convolution.matrix.columns, storage: w.storage)
+            elementCount: convolution.packedChannels * w.elementCount / w.shape[0], storage: w.storage)
         return FewPositionConvolutionKernel(
-            convolution: convolution, x: x, packed: try constants.packed(rows, layout: convolution.weightLayout), w: w,
+            convolution: convolution, x: x, packed: try convolution.weightLayout.map { try constants.packed(rows, layout: $0) }, w: w,
             bias: inputs.count > 2 ? inputs[2] : nil, y: outputs[0], residual: residual,
             scratch: try Tensor(zeros: .float32, shape: [convolution.scratchCount]))
     }
@@ -199,7 +199,7 @@ extension ConvolutionOperator {
 struct FewPositionConvolutionKernel: Kernel {
     let convolution: FewPositionConvolution
     let x: Tensor
-    let packed: Tensor
+    let packed: Tensor?
     let w: Tensor
     let bias: Tensor?
     let y: Tensor
@@ -208,7 +208,7 @@ struct FewPositionConvolutionKernel: Kernel {
 
     func execute() {
         convolution.run(
-            input: x.pointer(to: Float.self), packed: packed.pointer(to: Float.self), weights: w.pointer(to: Float.self),
+            input: x.pointer(to: Float.self), packed: packed.map { UnsafePointer($0.pointer(to: Float.self)) }, weights: w.pointer(to: Float.self),
             bias: bias.map { UnsafePointer($0.pointer(to: Float.self)) }, output: y.pointer(to: Float.self),
             scratch: scratch.pointer(to: Float.self), residual: residual.map { UnsafePointer($0.pointer(to: Float.self)) })
     }
