@@ -42,4 +42,25 @@ struct TransposeTests {
         #expect(y.shape == perm.map { shape[$0] })
         #expect(try y.scalars(as: Float.self) == Self.reference(input, shape: shape, perm: perm))
     }
+
+    /// A permutation moving only axes of size 1 is the input seen with another shape: no kernel
+    /// runs (GTCRN's [1, 33, 8] → [33, 1, 8]); one that reorders two longer axes still copies.
+    @Test("Transposes that move only axes of size 1 run no kernel and still equal the index formula",
+          arguments: [([1, 33, 8], [1, 0, 2], false), ([1, 8, 1], [2, 0, 1], false), ([1, 2, 8, 1, 3], [0, 2, 3, 1, 4], true),
+                      ([33, 2, 1, 4], [0, 2, 1, 3], false)] as [([Int], [Int], Bool)])
+    func unitAxisMovesAreViews(shape: [Int], perm: [Int], copies: Bool) throws {
+        let count = shape.reduce(1, *)
+        let input = (0..<count).map { Float($0) - 3 }
+        let model = ModelBuilder.model(
+            opset: 17, inputs: [ModelBuilder.value("x", .float, shape.map(Int64.init))],
+            outputs: [ModelBuilder.value("y", .float, perm.map { Int64(shape[$0]) })],
+            nodes: [ModelBuilder.node("Transpose", ["x"], ["t"], attributes: [AttributeProto(name: "perm", value: .ints(perm.map(Int64.init)))]),
+                    ModelBuilder.node("Add", ["t", "t"], ["y"])])
+        let inputs = ["x": try Tensor(shape: shape, scalars: input)]
+        let plan = try ExecutionPlan(graph: try Graph(model: model), inputs: inputs)
+        #expect(plan.scheduledOperators == (copies ? ["Transpose", "Add"] : ["Add"]))
+        let y = try #require(try OfflineExecutor(graph: try Graph(model: model)).run(inputs)["y"])
+        #expect(y.shape == perm.map { shape[$0] })
+        #expect(try y.scalars(as: Float.self) == Self.reference(input, shape: shape, perm: perm).map { 2 * $0 })
+    }
 }
