@@ -43,7 +43,7 @@ struct BufferAssignment {
                        tensor.elementType == descriptor.elementType, tensor.shape == descriptor.shape {
                         return tensor
                     }
-                    if index == 0, let source = overwritableFirstInput(of: step, at: position, as: descriptor),
+                    if index == 0, let source = overwritableFirstInput(of: step, as: descriptor),
                        recyclable.contains(ObjectIdentifier(source.storage)),
                        (storageLastReader[ObjectIdentifier(source.storage)] ?? .max) <= position {
                         return source.reshaped(to: descriptor.shape)
@@ -85,7 +85,7 @@ struct BufferAssignment {
     /// Input 0's tensor when the step's operator may compute output 0 (`descriptor`) over it:
     /// same type and element count, and no other operand on that storage, which would be read
     /// after it was overwritten. Whether anything later reads the storage is the caller's test.
-    private func overwritableFirstInput(of step: PlanStep, at position: Int, as descriptor: ValueDescriptor) -> Tensor? {
+    private func overwritableFirstInput(of step: PlanStep, as descriptor: ValueDescriptor) -> Tensor? {
         guard step.node.op.mayWriteIntoFirstInput, step.branches.isEmpty,
               let first = step.node.inputs.first ?? nil, let source = tensors[first],
               source.elementType == descriptor.elementType, source.elementCount == product(descriptor.shape) else { return nil }
@@ -97,9 +97,8 @@ struct BufferAssignment {
     /// step whose output goes into a given tensor, and whose input 0 nothing else reads later
     /// (nor through a view), has that input computed into the same tensor, so that the chain
     /// (GTCRN's caches, updated by ScatterND after ScatterND) runs in the caller's buffer with no
-    /// copy at its end.
-    /// A tensor sharing storage with one in `owned` (an input or constant) is not handed back:
-    /// the chain's first step would overwrite it before later steps read it.
+    /// copy at its end. A tensor sharing storage with one in `owned` (an input or constant) is not
+    /// handed back: the chain's first step would overwrite it before later steps read it.
     private static func handingBack(
         _ given: [Int: Tensor], through steps: [PlanStep], lastReader: [Int: Int], keepingOff owned: [Tensor?]
     ) -> [Int: Tensor] {
