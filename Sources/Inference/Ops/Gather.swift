@@ -41,9 +41,19 @@ struct Gather: Operator {
         let innerBytes = product(data.shape[(axis + 1)...]) * data.elementType.byteCount
         let outerCount = product(data.shape[..<axis])
         if indicesKnown {
+            let runs = GatherRunsKernel.runs(of: indices.integerValues(), axisSize: data.shape[axis])
+            // One run is a slice of the axis: a strided copy, whose inner loop runs along the
+            // longest axis (GTCRN takes one float of each of 257 rows).
+            if runs.count == 1, let run = runs.first {
+                let inner = product(data.shape[(axis + 1)...])
+                let copy = StridedCopy(
+                    counts: [outerCount, run.count * inner], sourceStrides: [data.shape[axis] * inner, 1],
+                    destinationStrides: [run.count * inner, 1], elementSize: data.elementType.byteCount)
+                return StridedCopyKernel(
+                    destination: outputs[0], parts: [.init(copy: copy, source: data, sourceOffset: run.index * inner, destinationOffset: 0)])
+            }
             return GatherRunsKernel(
-                data: data, output: outputs[0], outerCount: outerCount, axisSize: data.shape[axis], innerBytes: innerBytes,
-                runs: GatherRunsKernel.runs(of: indices.integerValues(), axisSize: data.shape[axis]))
+                data: data, output: outputs[0], outerCount: outerCount, axisSize: data.shape[axis], innerBytes: innerBytes, runs: runs)
         }
         return GatherKernel(
             data: data, indices: indices, output: outputs[0], outerCount: outerCount, axisSize: data.shape[axis], innerBytes: innerBytes)

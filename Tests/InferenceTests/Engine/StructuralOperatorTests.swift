@@ -165,4 +165,26 @@ import TestSupport
         }
         #expect(try outputs["y"]?.scalars(as: Float.self) == expected)
     }
+
+    /// A constant scalar index is a slice of its axis (copied strided): data [3, 4, 2] holding
+    /// 0…23 at index 2, and at −1, of axis 1 gives out[a, c] = data[a, index, c].
+    @Test(arguments: [Int64(2), -1])
+    func constantScalarGatherIsASlice(index: Int64) throws {
+        var indices = TensorProto()
+        indices.name = "index"
+        indices.dataType = .int64
+        indices.int64Data = [index]
+        let model = ModelBuilder.model(
+            opset: 13,
+            inputs: [ModelBuilder.value("data", .float, [3, 4, 2])],
+            outputs: [ModelBuilder.value("y", .float, [3, 2])],
+            nodes: [ModelBuilder.node("Gather", ["data", "index"], ["y"], attributes: [AttributeProto(name: "axis", value: .int(1))])],
+            initializers: [indices])
+        let data = (0..<24).map(Float.init)
+        let outputs = try OfflineExecutor(graph: try Graph(model: model)).run(["data": try Tensor(shape: [3, 4, 2], scalars: data)])
+        let row = Int((index + 4) % 4)
+        let expected = (0..<3).flatMap { outer in (0..<2).map { data[outer * 8 + row * 2 + $0] } }
+        #expect(outputs["y"]?.shape == [3, 2])
+        #expect(try outputs["y"]?.scalars(as: Float.self) == expected)
+    }
 }

@@ -5,7 +5,8 @@ import Testing
 /// Transpose through the planner, against the ONNX definition written as an index formula:
 /// output[i_0, …, i_{r−1}] = input[j] with j_{perm[k]} = i_k. Matrices of 8 × 8 floats or more
 /// whose last two axes swap contiguity move in register-transposed blocks, so the shapes here put
-/// whole blocks, partial edges (sizes 8…19 that are not multiples of 8) and leading axes around them.
+/// whole blocks, partial edges (sizes 8…19 that are not multiples of 8) and leading axes around them;
+/// and short innermost axes, which the copy moves outward (GTCRN's [1, 2, 1, 257] → [1, 257, 1, 2]).
 struct TransposeTests {
     static func reference(_ input: [Float], shape: [Int], perm: [Int]) -> [Float] {
         let outputShape = perm.map { shape[$0] }
@@ -29,7 +30,8 @@ struct TransposeTests {
 
     @Test("float transposes with blocks and edges equal the index formula",
           arguments: [([13, 19], [1, 0]), ([8, 8], [1, 0]), ([2, 19, 16], [0, 2, 1]), ([3, 2, 9, 17], [0, 1, 3, 2]),
-                      ([4, 9, 11], [2, 1, 0]), ([2, 24, 5, 10], [0, 3, 2, 1]), ([64, 48], [1, 0])] as [([Int], [Int])])
+                      ([4, 9, 11], [2, 1, 0]), ([2, 24, 5, 10], [0, 3, 2, 1]), ([64, 48], [1, 0]),
+                      ([1, 2, 1, 257], [0, 3, 2, 1]), ([3, 5, 2], [1, 2, 0])] as [([Int], [Int])])
     func matchesDefinition(shape: [Int], perm: [Int]) throws {
         let count = shape.reduce(1, *)
         let input = (0..<count).map { Float($0) * 0.5 - 7 }
