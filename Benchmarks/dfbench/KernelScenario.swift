@@ -198,6 +198,7 @@ struct KernelScenario: BenchmarkScenario {
         case .rowBlocked: "row-blocked"
         case .blockTransposed: "block-transposed (AVX-512)"
         case .gateInterleaved: "gate-interleaved (AVX-512)"
+        case .tapsOutermost: "taps outermost, block-transposed (AVX-512)"
         case .transposed: "transposed"
         }
     }

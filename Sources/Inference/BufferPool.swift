@@ -3,6 +3,8 @@
 /// per value. Only the planner uses it; running a plan never allocates.
 struct BufferPool {
     private var free: [TensorStorage] = []
+    /// Bytes of every storage handed out new (recycled ones are not counted again).
+    private(set) var allocatedByteCount = 0
 
     /// A tensor on recycled storage when one is large enough (smallest such), else on new storage.
     mutating func tensor(_ elementType: ElementType, shape: [Int]) throws -> Tensor {
@@ -10,6 +12,7 @@ struct BufferPool {
         let bytes = count * elementType.byteCount
         let candidates = free.indices.filter { free[$0].byteCount >= bytes }
         guard let best = candidates.min(by: { free[$0].byteCount < free[$1].byteCount }) else {
+            allocatedByteCount += bytes
             return try Tensor(zeros: elementType, shape: shape)
         }
         let storage = free.remove(at: best)

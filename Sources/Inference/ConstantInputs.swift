@@ -3,6 +3,10 @@
 /// per plan. Other values folded while planning do not count: a re-laid copy would outlive them.
 struct ConstantInputs {
     let positions: Set<Int>
+    /// The inputs known while planning: the weights, and values folded from constants and from
+    /// the inputs that decide the plan. Their contents are fixed for the plan's life, so a kernel
+    /// may read them once, when it is made (ScatterND's indices, Pow's exponent).
+    let planConstantPositions: Set<Int>
     let relaidWeights: RelaidWeights
 
     /// Whether every input at `positions` is a weight.

@@ -14,6 +14,9 @@ public final class ExecutionPlan: @unchecked Sendable {
     public let outputs: [Tensor]
     /// The values the symbolic dimensions were bound to.
     public let symbolBindings: [String: Int]
+    /// Bytes of the buffers the plan allocated for the values its steps compute (the graph's
+    /// outputs among them, unless written into buffers the caller gave).
+    public let bufferByteCount: Int
     let steps: [KernelBinding.BoundStep]
     /// The steps' kernels alone: `execute()` borrows them in place, where iterating `steps` would
     /// copy (and retain, then release) each step's kernel and names on every run.
@@ -30,7 +33,8 @@ public final class ExecutionPlan: @unchecked Sendable {
     /// node). The outputs named in `outputBuffers` are written to the given tensors (of their
     /// planned type and shape), so that, say, a state output lands where the next call reads it;
     /// one that no kernel of its own computes (an input passed through, a constant) is copied
-    /// there at the end of each run.
+    /// there at the end of each run. Such a tensor may also hold, during a run, the values a chain
+    /// of in-place steps ending in its output updates (GTCRN's caches).
     public init(graph: Graph, inputs given: [String: Tensor], sharing: Set<String> = [], outputBuffers: [String: Tensor] = [:]) throws {
         self.graph = graph
         var descriptors = [ValueDescriptor?](repeating: nil, count: graph.values.count)
@@ -87,7 +91,9 @@ public final class ExecutionPlan: @unchecked Sendable {
         }
         var assignment = BufferAssignment(tensors: tensors)
         try assignment.assign(&planned, keeping: kept, given: destinations)
-        var steps = try KernelBinding(graph: graph, tensors: assignment.tensors).bind(planned)
+        var steps = try KernelBinding(
+            graph: graph, tensors: assignment.tensors, weights: specialization.weights,
+            planConstants: Set(descriptors.indices.filter { descriptors[$0]?.constant != nil })).bind(planned)
         for (id, destination) in destinations.sorted(by: { $0.key < $1.key }) {
             guard let computed = assignment.tensors[id] else { throw InferenceError.invalidGraph("output '\(graph.values[id].name)' has no value") }
             if computed.storage !== destination.storage {
@@ -105,6 +111,7 @@ public final class ExecutionPlan: @unchecked Sendable {
         kernels = steps.map(\.kernel)
         self.valueDescriptors = descriptors
         self.symbolBindings = bindings
+        bufferByteCount = assignment.allocatedByteCount
     }
 
     /// Runs every non-constant node once. Allocation-free and non-throwing.

@@ -41,6 +41,8 @@ public struct Graph: Sendable {
     public let opset: Int
     /// Weights re-laid for kernels, shared by every plan of this graph (and of graphs derived from it).
     let relaidWeights: RelaidWeights
+    /// Values folded from weights alone, shared like `relaidWeights`.
+    let foldedWeights: FoldedWeights
 
     /// Values fixed for the graph's life: initializers and the outputs of `Constant` nodes.
     var weightValues: Set<Int> {
@@ -82,5 +84,6 @@ public struct Graph: Sendable {
         self.initializers = initializers
         opset = Int(declared)
         relaidWeights = RelaidWeights()
+        foldedWeights = FoldedWeights()
     }
 }

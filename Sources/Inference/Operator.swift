@@ -12,6 +12,15 @@ protocol Operator: Sendable {
     var readsShapesOnly: Bool { get }
     /// True when output 0 is input 0 seen with another shape (Reshape, Squeeze, …): no kernel runs.
     var aliasesFirstInput: Bool { get }
+    /// True when the kernel can compute output 0 over input 0 (of the same type and element
+    /// count) sharing its storage: it reads each element of input 0 no later than it writes that
+    /// element, and skips copying input 0 when it finds `outputs[0].storage === inputs[0].storage`
+    /// (ScatterND). The planner hands input 0's storage over only when no later step reads it and
+    /// no caller owns it (graph inputs, constants and carried state keep theirs).
+    var mayWriteIntoFirstInput: Bool { get }
+    /// An operator doing the same for inputs like these with less work (a Cast to the type its
+    /// input already has is an Identity), which the planner runs instead; nil when there is none.
+    func specialized(for inputs: [ValueDescriptor?]) -> (any Operator)?
     /// Graphs the operator holds in its attributes (an If's branches).
     var subgraphs: [Subgraph] { get }
     /// What the operator does in a convolution's epilogue when it is the only reader of the
@@ -35,6 +44,8 @@ extension Operator {
     var planTimeInputs: [Int] { [] }
     var readsShapesOnly: Bool { false }
     var aliasesFirstInput: Bool { false }
+    var mayWriteIntoFirstInput: Bool { false }
+    func specialized(for inputs: [ValueDescriptor?]) -> (any Operator)? { nil }
     var subgraphs: [Subgraph] { [] }
     var epilogue: Epilogue? { nil }
 
@@ -63,11 +74,21 @@ enum Epilogue {
 /// planner fuses a following node whose `epilogue` is an activation into it).
 protocol ActivationFusing: Operator {
     func makeKernel(inputs: [Tensor?], outputs: [Tensor], activation: Activation) throws -> any Kernel
+    /// The same, knowing which inputs are weights (which the kernel may read re-laid).
+    func makeKernel(inputs: [Tensor?], outputs: [Tensor], activation: Activation, constants: ConstantInputs) throws -> any Kernel
 }
 
 extension ActivationFusing {
     func makeKernel(inputs: [Tensor?], outputs: [Tensor]) throws -> any Kernel {
         try makeKernel(inputs: inputs, outputs: outputs, activation: .identity)
+    }
+
+    func makeKernel(inputs: [Tensor?], outputs: [Tensor], constants: ConstantInputs) throws -> any Kernel {
+        try makeKernel(inputs: inputs, outputs: outputs, activation: .identity, constants: constants)
+    }
+
+    func makeKernel(inputs: [Tensor?], outputs: [Tensor], activation: Activation, constants: ConstantInputs) throws -> any Kernel {
+        try makeKernel(inputs: inputs, outputs: outputs, activation: activation)
     }
 }
 
@@ -76,6 +97,18 @@ extension ActivationFusing {
 /// skip connection such as DFN3's ERB decoder's `conv_p(e) + upsampled`).
 protocol ResidualFusing: ActivationFusing {
     func makeKernel(inputs: [Tensor?], outputs: [Tensor], activation: Activation, residual: Tensor) throws -> any Kernel
+    /// The same, knowing which inputs are weights (which the kernel may read re-laid).
+    func makeKernel(
+        inputs: [Tensor?], outputs: [Tensor], activation: Activation, residual: Tensor, constants: ConstantInputs
+    ) throws -> any Kernel
+}
+
+extension ResidualFusing {
+    func makeKernel(
+        inputs: [Tensor?], outputs: [Tensor], activation: Activation, residual: Tensor, constants: ConstantInputs
+    ) throws -> any Kernel {
+        try makeKernel(inputs: inputs, outputs: outputs, activation: activation, residual: residual)
+    }
 }
 
 /// An operator that is, once its parameters are known at plan time, an affine map applied per

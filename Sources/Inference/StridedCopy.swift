@@ -8,7 +8,10 @@ struct StridedCopy: Sendable {
     private(set) var destinationStrides: [Int]
     let elementSize: Int
 
-    /// Axes of size 1 are dropped and adjacent axes contiguous in both views are merged.
+    /// Axes of size 1 are dropped and adjacent axes contiguous in both views are merged. An
+    /// innermost axis shorter than a vector gives way to the longest axis: every element is
+    /// copied once whatever the order, and the inner loop then runs long (a [2, 257] → [257, 2]
+    /// transpose copies 2 runs of 257, not 257 of 2).
     init(counts: [Int], sourceStrides: [Int], destinationStrides: [Int], elementSize: Int) {
         var mergedCounts: [Int] = []
         var mergedSource: [Int] = []
@@ -25,6 +28,12 @@ struct StridedCopy: Sendable {
                 mergedSource.append(sourceStrides[axis])
                 mergedDestination.append(destinationStrides[axis])
             }
+        }
+        if let last = mergedCounts.indices.last, mergedCounts[last] < 8,
+           let longest = mergedCounts.indices.max(by: { mergedCounts[$0] < mergedCounts[$1] }), mergedCounts[longest] > mergedCounts[last] {
+            mergedCounts.append(mergedCounts.remove(at: longest))
+            mergedSource.append(mergedSource.remove(at: longest))
+            mergedDestination.append(mergedDestination.remove(at: longest))
         }
         self.counts = mergedCounts
         self.sourceStrides = mergedSource

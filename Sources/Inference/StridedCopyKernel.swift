@@ -29,8 +29,14 @@ struct StridedCopyKernel: Kernel {
             default: destination.bytes.initializeMemory(as: UInt64.self, repeating: fill.bytes.load(as: UInt64.self), count: count)
             }
         }
-        for part in parts {
-            part.copy.run(from: part.source.bytes + part.sourceOffset * size, to: destination.bytes + part.destinationOffset * size)
+        // Borrowed in place: iterating the array would copy each part, retaining and releasing
+        // its arrays and its tensor's storage on every run (a small copy's main cost).
+        parts.withUnsafeBufferPointer { parts in
+            for index in parts.indices {
+                parts[index].copy.run(
+                    from: parts[index].source.bytes + parts[index].sourceOffset * size,
+                    to: destination.bytes + parts[index].destinationOffset * size)
+            }
         }
     }
 }

@@ -8,8 +8,12 @@
 //         B·H; for ONNX's [T, D, B, H] output pass D·B·H and offset the output pointer by d·B·H).
 //         packedRecurrence, packedInputWeights: the caller can hand R, W over re-laid (constants);
 //         vectorWidth: the widest vectors the products may use (default: what this CPU has).
+//     static let columnStepLimit = 8
+//         With linear_before_reset = 1 and H ≤ 8 (GTCRN) every step is the column step: the
+//         columns of W and R are copied, padded to vectors, into the scratch when a call starts
+//         (both stay row-major: neither layout below is set), x·Wᵀ and h·Rᵀ are broadcast FMAs.
 //     var recurrenceLayout: PackedMatrixLayout?     non-nil: R must be packed with it
-//         Set when packedRecurrence and either
+//         Set (but not for the column step) when packedRecurrence and either
 //         - AVX-512, B == 1, linear_before_reset and H % 64 == 0: .gateInterleaved, all 3H rows
 //           (each step is `GateInterleavedRecurrence.step`, the gates of one block of 64 units
 //           running while the next block's product streams; the DFN3 GRUs), or
@@ -23,7 +27,9 @@
 //         (a 100-frame DFN3 layer's projection ~0.8× the time). Otherwise W stays row-major:
 //         re-laying it for the one-frame products made one-frame DFN3 decoder runs slower.
 //     let scratchCount: Int        floats `run` needs: 4H + B·3H + 2·B·H + max(T, 1)·B·3H
+//                                  (column step: 4H + B·3H + 2·B·H + (3(H + I) + 4)·8 + max(T, 1)·B·24)
 //     let stepScratchCount: Int    floats `step` needs: 4H + 2·B·3H + B·H
+//                                  (column step: 4H + B·3H + B·H + (3(H + I) + 4)·8 + B·24)
 //     func run(input:weights:recurrence:inputBias:recurrentBias:initialHidden:sequenceLengths:
 //              output:finalHidden:scratch:)
 //         X [T, B, I], W [3H, I], R [3H, H], Wb/Rb [3H] or nil, initial h [B, H] or nil (zeros),
@@ -70,7 +76,16 @@ public struct GRUKernel: Sendable, Hashable {
         case product(RecurrenceProduct)
         /// Sums and gates in one pass (linear_before_reset, one batch row).
         case fused(GateInterleavedRecurrence)
+        /// linear_before_reset and H ≤ 8 (GTCRN's 4 and 8): the columns of W and R, each gate's
+        /// padded to a vector, are copied into the scratch when a call starts; x·Wᵀ is then
+        /// formed row by row as 3I broadcast FMAs, into padded vectors, and each step's recurrent
+        /// sums as 3H, with no product call or horizontal sum (which cost more than the
+        /// arithmetic at such sizes) and no partial loads.
+        case columns
     }
+
+    /// The largest H the `.columns` step takes (with linear_before_reset = 1).
+    public static let columnStepLimit = 8
 
     public var recurrenceLayout: PackedMatrixLayout? {
         switch recurrenceStep {
@@ -78,6 +93,7 @@ public struct GRUKernel: Sendable, Hashable {
         case .product(.rowBlocked(let matrix)): .rowBlocked(matrix)
         case .product(.blockTransposed(let gate)): .blockTransposed(gate)
         case .fused(let recurrence): .gateInterleaved(recurrence)
+        case .columns: nil
         }
     }
 
@@ -107,9 +123,19 @@ public struct GRUKernel: Sendable, Hashable {
         }
         // [gate bias 3H][reset-gated bias H][hidden·Rᵀ B·3H][r ⊙ h B·H][x·Wᵀ B·3H or T·B·3H][state B·H for run]
         let biases = try KernelParameterError.checkedProduct([4, hiddenSize], of: "4·hidden size", kernel: name)
-        self.stepScratchCount = try KernelParameterError.checkedSum([biases, gateRows, state, gateRows], of: "step scratch", kernel: name)
+        // .columns: the padded columns of R and W and four padded biases (3(H + I) + 4 vectors)
+        // before x·Wᵀ, whose rows are then three padded vectors each.
+        let columnStep = linearBeforeReset && hiddenSize <= Self.columnStepLimit
+        let columns = columnStep
+            ? try KernelParameterError.checkedProduct([3 * (hiddenSize + inputSize) + 4, 8], of: "padded columns", kernel: name) : 0
+        let projectionRows = columnStep
+            ? try KernelParameterError.checkedProduct([max(sequenceLength, 1), batchSize, 24], of: "T·B padded projections", kernel: name)
+            : max(projections, gateRows)
+        let stepProjections = columnStep ? batchSize * 24 : gateRows
+        self.stepScratchCount = try KernelParameterError.checkedSum(
+            [biases, gateRows, state, columns, stepProjections], of: "step scratch", kernel: name)
         self.scratchCount = try KernelParameterError.checkedSum(
-            [biases, gateRows, state, max(projections, gateRows), state], of: "scratch", kernel: name)
+            [biases, gateRows, state, columns, projectionRows, state], of: "scratch", kernel: name)
         self.sequenceLength = sequenceLength
         self.batchSize = batchSize
         self.inputSize = inputSize
@@ -118,9 +144,11 @@ public struct GRUKernel: Sendable, Hashable {
         self.direction = direction
         self.outputTimeStride = timeStride
         let projectedRows = sequenceLength * batchSize
-        inputWeightsLayout = packedInputWeights && vectorWidth == .avx512 && projectedRows >= Self.wideProjectionRows
+        inputWeightsLayout = packedInputWeights && !columnStep && vectorWidth == .avx512 && projectedRows >= Self.wideProjectionRows
             ? .transposed(rows: gates, columns: inputSize) : nil
-        if packedRecurrence, vectorWidth == .avx512, batchSize == 1, linearBeforeReset,
+        if columnStep {
+            recurrenceStep = .columns
+        } else if packedRecurrence, vectorWidth == .avx512, batchSize == 1, linearBeforeReset,
            let recurrence = GateInterleavedRecurrence(hiddenSize: hiddenSize) {
             recurrenceStep = .fused(recurrence)
         } else if packedRecurrence, vectorWidth == .avx512, batchSize == 1,
@@ -143,31 +171,100 @@ public struct GRUKernel: Sendable, Hashable {
         output: UnsafeMutablePointer<Float>?, finalHidden: UnsafeMutablePointer<Float>?,
         scratch: UnsafeMutablePointer<Float>
     ) {
-        let hidden = hiddenSize
+        let pass = begin(
+            input: input, weights: weights, recurrence: recurrence, inputBias: inputBias, recurrentBias: recurrentBias,
+            initialHidden: initialHidden, sequenceLengths: sequenceLengths, output: output, scratch: scratch)
+        for step in 0..<sequenceLength { advance(pass, step: step) }
+        end(pass, finalHidden: finalHidden)
+    }
+
+    /// Whether two kernels (a bidirectional node's) can run as `runTogether`: both take the
+    /// column step over the same steps and rows.
+    func runsTogether(with other: GRUKernel) -> Bool {
+        recurrenceStep == .columns && other.recurrenceStep == .columns
+            && sequenceLength == other.sequenceLength && batchSize == other.batchSize
+    }
+
+    /// `first.run(…)` and `second.run(…)` (each call's arguments as `run` takes them, scratch
+    /// apart), their steps in lockstep: the two recurrences are independent chains of
+    /// latency-bound steps, which the core overlaps when they alternate (GTCRN's bidirectional
+    /// GRUs over 33 bands, H = 4). Only where `first.runsTogether(with: second)`.
+    static func runTogether(_ first: (kernel: GRUKernel, call: Call), _ second: (kernel: GRUKernel, call: Call)) {
+        let one = first.kernel.begin(first.call), two = second.kernel.begin(second.call)
+        for step in 0..<first.kernel.sequenceLength {
+            first.kernel.advance(one, step: step)
+            second.kernel.advance(two, step: step)
+        }
+        first.kernel.end(one, finalHidden: first.call.finalHidden)
+        second.kernel.end(two, finalHidden: second.call.finalHidden)
+    }
+
+    /// One `run`'s arguments.
+    struct Call {
+        let input: UnsafePointer<Float>
+        let weights: UnsafePointer<Float>
+        let recurrence: UnsafePointer<Float>
+        let inputBias: UnsafePointer<Float>?
+        let recurrentBias: UnsafePointer<Float>?
+        let initialHidden: UnsafePointer<Float>?
+        let sequenceLengths: UnsafePointer<Int>?
+        let output: UnsafeMutablePointer<Float>?
+        let finalHidden: UnsafeMutablePointer<Float>?
+        let scratch: UnsafeMutablePointer<Float>
+    }
+
+    /// A run under way: its scratch, its state and how it walks the sequence.
+    private struct Pass {
+        let layout: ScratchLayout
+        let state: UnsafeMutablePointer<Float>
+        let walk: SequenceWalk
+        let recurrence: UnsafePointer<Float>
+        let output: UnsafeMutablePointer<Float>?
+    }
+
+    private func begin(_ call: Call) -> Pass {
+        begin(input: call.input, weights: call.weights, recurrence: call.recurrence, inputBias: call.inputBias,
+              recurrentBias: call.recurrentBias, initialHidden: call.initialHidden, sequenceLengths: call.sequenceLengths,
+              output: call.output, scratch: call.scratch)
+    }
+
+    /// The state set to initial h, the biases (and padded columns) prepared, x·Wᵀ of every step
+    /// projected, Y's padding cleared.
+    private func begin(
+        input: UnsafePointer<Float>, weights: UnsafePointer<Float>, recurrence: UnsafePointer<Float>,
+        inputBias: UnsafePointer<Float>?, recurrentBias: UnsafePointer<Float>?,
+        initialHidden: UnsafePointer<Float>?, sequenceLengths: UnsafePointer<Int>?,
+        output: UnsafeMutablePointer<Float>?, scratch: UnsafeMutablePointer<Float>
+    ) -> Pass {
         let layout = ScratchLayout(kernel: self, scratch: scratch)
-        let stateCount = batchSize * hidden
-        let state = layout.projections + max(sequenceLength * batchSize, batchSize) * 3 * hidden
+        let stateCount = batchSize * hiddenSize
+        let state = layout.projections + max(sequenceLength * batchSize, batchSize) * layout.projectionWidth
         if let initialHidden {
             state.update(from: initialHidden, count: stateCount)
         } else {
             state.update(repeating: 0, count: stateCount)
         }
         prepareBiases(inputBias: inputBias, recurrentBias: recurrentBias, layout: layout)
-        project(input, rows: sequenceLength * batchSize, weights: weights, into: layout.projections)
-
+        prepareColumns(of: recurrence, weights: weights, layout: layout)
+        project(input, rows: sequenceLength * batchSize, weights: weights, layout: layout)
         let walk = SequenceWalk(steps: sequenceLength, direction: direction, lengths: sequenceLengths)
-        if let output { walk.clearPadding(of: output, batchSize: batchSize, hidden: hidden, timeStride: outputTimeStride) }
-        for step in 0..<sequenceLength {
-            recur(recurrence: recurrence, hidden: state, layout: layout) { batch in
-                guard let time = walk.time(at: step, of: batch) else { return nil }
-                return (layout.projections + (time * batchSize + batch) * 3 * hidden,
-                        output.map { $0 + time * outputTimeStride + batch * hidden })
-            }
+        if let output { walk.clearPadding(of: output, batchSize: batchSize, hidden: hiddenSize, timeStride: outputTimeStride) }
+        return Pass(layout: layout, state: state, walk: walk, recurrence: recurrence, output: output)
+    }
+
+    private func advance(_ pass: Pass, step: Int) {
+        let layout = pass.layout, walk = pass.walk, output = pass.output
+        recur(recurrence: pass.recurrence, hidden: pass.state, layout: layout) { batch in
+            guard let time = walk.time(at: step, of: batch) else { return nil }
+            return (layout.projections + (time * batchSize + batch) * layout.projectionWidth,
+                    output.map { $0 + time * outputTimeStride + batch * hiddenSize })
         }
-        if let finalHidden {
-            finalHidden.update(from: state, count: stateCount)
-            walk.clearEmptyRows(of: finalHidden, batchSize: batchSize, hidden: hidden)
-        }
+    }
+
+    private func end(_ pass: Pass, finalHidden: UnsafeMutablePointer<Float>?) {
+        guard let finalHidden else { return }
+        finalHidden.update(from: pass.state, count: batchSize * hiddenSize)
+        pass.walk.clearEmptyRows(of: finalHidden, batchSize: batchSize, hidden: hiddenSize)
     }
 
     public func step(
@@ -178,18 +275,22 @@ public struct GRUKernel: Sendable, Hashable {
     ) {
         let layout = ScratchLayout(kernel: self, scratch: scratch)
         prepareBiases(inputBias: inputBias, recurrentBias: recurrentBias, layout: layout)
-        project(input, rows: batchSize, weights: weights, into: layout.projections)
+        prepareColumns(of: recurrence, weights: weights, layout: layout)
+        project(input, rows: batchSize, weights: weights, layout: layout)
         recur(recurrence: recurrence, hidden: hidden, layout: layout) { batch in
-            (layout.projections + batch * 3 * hiddenSize, output.map { $0 + batch * hiddenSize })
+            (layout.projections + batch * layout.projectionWidth, output.map { $0 + batch * hiddenSize })
         }
     }
 
-    /// x·Wᵀ for `rows` input rows [rows, I] into [rows, 3H], with W laid out as
-    /// `inputWeightsLayout` says.
+    /// x·Wᵀ for `rows` input rows [rows, I] into the projections [rows, 3H] (padded with
+    /// `.columns`, the biases added), with W laid out as `inputWeightsLayout` says.
     @inline(__always)
-    private func project(_ input: UnsafePointer<Float>, rows: Int, weights: UnsafePointer<Float>, into projections: UnsafeMutablePointer<Float>) {
+    private func project(_ input: UnsafePointer<Float>, rows: Int, weights: UnsafePointer<Float>, layout: ScratchLayout) {
         let gates = 3 * hiddenSize
-        if inputWeightsLayout != nil {
+        let projections = layout.projections
+        if recurrenceStep == .columns {
+            projectColumns(input, rows: rows, layout: layout)
+        } else if inputWeightsLayout != nil {
             MatrixProduct.run(m: rows, n: gates, k: inputSize, a: input, lda: inputSize, b: weights, ldb: gates,
                               bias: nil, rectified: false, c: projections, ldc: gates)
         } else {
@@ -206,7 +307,14 @@ public struct GRUKernel: Sendable, Hashable {
         let resetGatedBias: UnsafeMutablePointer<Float>
         let recurrent: UnsafeMutablePointer<Float>
         let resetHidden: UnsafeMutablePointer<Float>
+        /// `.columns` only: R's padded columns (column j's gate g at (3j + g) · 8), then W's, then
+        /// the padded biases of z, r and n (Wb + Rb, Wb + Rb, Wb_h) and of the gated Rb_h.
+        let columns: UnsafeMutablePointer<Float>
+        let inputColumns: UnsafeMutablePointer<Float>
+        let paddedBiases: UnsafeMutablePointer<Float>
         let projections: UnsafeMutablePointer<Float>
+        /// Floats from one row's x·Wᵀ to the next's: 3H, or three padded vectors (`.columns`).
+        let projectionWidth: Int
 
         init(kernel: GRUKernel, scratch: UnsafeMutablePointer<Float>) {
             let hidden = kernel.hiddenSize
@@ -214,7 +322,12 @@ public struct GRUKernel: Sendable, Hashable {
             resetGatedBias = gateBias + 3 * hidden
             recurrent = resetGatedBias + hidden
             resetHidden = recurrent + kernel.batchSize * 3 * hidden
-            projections = resetHidden + kernel.batchSize * hidden
+            columns = resetHidden + kernel.batchSize * hidden
+            inputColumns = columns + 3 * hidden * 8
+            paddedBiases = inputColumns + 3 * kernel.inputSize * 8
+            let columnStep = kernel.recurrenceStep == .columns
+            projections = columnStep ? paddedBiases + 4 * 8 : columns
+            projectionWidth = columnStep ? 24 : 3 * hidden
         }
     }
 
@@ -257,6 +370,12 @@ public struct GRUKernel: Sendable, Hashable {
                        resetGatedBias: layout.resetGatedBias, sums: layout.recurrent, next: layout.resetHidden)
             hidden.update(from: layout.resetHidden, count: size)
             output?.update(from: layout.resetHidden, count: size)
+            return
+        case .columns:
+            for batch in 0..<batchSize {
+                guard let (projection, output) = row(batch) else { continue }
+                stepColumns(projection: projection, layout: layout, hidden: hidden + batch * size, output: output)
+            }
             return
         case .product(let chosen):
             product = chosen
@@ -309,6 +428,71 @@ public struct GRUKernel: Sendable, Hashable {
                 transposeA: false, transposeB: true, m: batchSize, n: rows, k: size,
                 alpha: 1, a: x, lda: size, b: matrix, ldb: size, beta: 0, c: y, ldc: 3 * size)
         }
+    }
+
+    /// The columns of R and W, each gate's H values zero-padded to a vector, and the padded
+    /// biases, into the scratch (`.columns`); after `prepareBiases`.
+    private func prepareColumns(of recurrence: UnsafePointer<Float>, weights: UnsafePointer<Float>, layout: ScratchLayout) {
+        guard recurrenceStep == .columns else { return }
+        let size = hiddenSize
+        func pad(_ matrix: UnsafePointer<Float>, columns: Int, into target: UnsafeMutablePointer<Float>) {
+            for column in 0..<columns {
+                for gate in 0..<3 {
+                    let vector = target + (3 * column + gate) * 8
+                    for row in 0..<8 { vector[row] = row < size ? matrix[(gate * size + row) * columns + column] : 0 }
+                }
+            }
+        }
+        pad(recurrence, columns: size, into: layout.columns)
+        pad(weights, columns: inputSize, into: layout.inputColumns)
+        for vector in 0..<4 {
+            let source = vector < 3 ? layout.gateBias + vector * size : layout.resetGatedBias
+            for row in 0..<8 { layout.paddedBiases[vector * 8 + row] = row < size ? source[row] : 0 }
+        }
+    }
+
+    /// x·Wᵀ plus the biases of z, r and n, row by row into three padded vectors (`.columns`).
+    private func projectColumns(_ input: UnsafePointer<Float>, rows: Int, layout: ScratchLayout) {
+        let biases = layout.paddedBiases
+        for row in 0..<rows {
+            let x = input + row * inputSize
+            var update = biases.loadVector(at: 0), reset = biases.loadVector(at: 8), candidate = biases.loadVector(at: 16)
+            for column in 0..<inputSize {
+                let value = SIMD8(repeating: x[column])
+                let vectors = layout.inputColumns + 3 * column * 8
+                update.addProduct(value, vectors.loadVector(at: 0))
+                reset.addProduct(value, vectors.loadVector(at: 8))
+                candidate.addProduct(value, vectors.loadVector(at: 16))
+            }
+            let target = layout.projections + row * 24
+            target.storeVector(update, at: 0)
+            target.storeVector(reset, at: 8)
+            target.storeVector(candidate, at: 16)
+        }
+    }
+
+    /// One row's step from its padded projection and R's padded columns (`.columns`;
+    /// linear_before_reset = 1).
+    @inline(__always)
+    private func stepColumns(
+        projection: UnsafeMutablePointer<Float>, layout: ScratchLayout, hidden: UnsafeMutablePointer<Float>,
+        output: UnsafeMutablePointer<Float>?
+    ) {
+        let size = hiddenSize
+        var update = projection.loadVector(at: 0), reset = projection.loadVector(at: 8)
+        var gated = layout.paddedBiases.loadVector(at: 24)
+        for column in 0..<size {
+            let value = SIMD8(repeating: hidden[column])
+            let vectors = layout.columns + 3 * column * 8
+            update.addProduct(value, vectors.loadVector(at: 0))
+            reset.addProduct(value, vectors.loadVector(at: 8))
+            gated.addProduct(value, vectors.loadVector(at: 16))
+        }
+        var candidate = projection.loadVector(at: 16)
+        candidate.addProduct(reset.logistic, gated)
+        let next = Self.blend(candidate: candidate.hyperbolicTangent, update: update.logistic, previous: hidden.loadVector(at: 0, lanes: size))
+        hidden.storeVector(next, at: 0, lanes: size)
+        output?.storeVector(next, at: 0, lanes: size)
     }
 
     /// linear_before_reset = 1: all three gates and the new state in one pass.

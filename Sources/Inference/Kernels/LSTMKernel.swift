@@ -2,15 +2,24 @@
 //
 //   public struct LSTMKernel
 //     init(sequenceLength:batchSize:inputSize:hiddenSize:direction:inputForget:outputTimeStride:
-//          packedRecurrence:) throws
+//          packedRecurrence:packedInputWeights:vectorWidth:) throws
 //         B, I, H ≥ 1 and T ≥ 0 (T = 0: `run` writes no Y and the final state is the initial
 //         one; `step` ignores T); outputTimeStride: floats between consecutive time steps of Y
 //         (default B·H; for ONNX's [T, D, B, H] output pass D·B·H and offset the output pointer
 //         by d·B·H). inputForget: the forget gate is 1 − i (ONNX `input_forget`), its W, R and
 //         bias rows unused.
+//         packedRecurrence, packedInputWeights: the caller can hand R, W over re-laid (constants);
+//         vectorWidth: the widest vectors the products may use (default: what this CPU has).
 //     var recurrenceLayout: PackedMatrixLayout?     non-nil: R must be packed with it
-//         .rowBlocked, all 4H rows, when packedRecurrence, H % 4 == 0 and B ≤ 4 (the product goes
-//         row by row): the products then read R as one stream and give the row-major numbers.
+//         Set when packedRecurrence and either
+//         - AVX-512, B == 1 and H % 4 == 0: .blockTransposed, all 4H rows (one SIMD16 pass over
+//           R as one stream, no horizontal sums; Silero VAD's H = 128 step), or
+//         - H % 4 == 0 and B ≤ 4 (the product goes row by row): .rowBlocked, all 4H rows; the
+//           products then read R as one stream and give the row-major numbers.
+//     let inputWeightsLayout: PackedMatrixLayout?     non-nil: W must be packed with it
+//         .blockTransposed, all 4H rows, when packedInputWeights, AVX-512, B == 1, T ≤ 1 and
+//         H % 4 == 0: every projection is then of one row, the same pass as R's. Otherwise W
+//         stays row-major (one product over all T·B rows).
 //     let scratchCount: Int        floats `run` needs: 7H + B·4H + max(T, 1)·B·4H + 2·B·H
 //     let stepScratchCount: Int    floats `step` needs: 7H + 2·B·4H
 //     func run(input:weights:recurrence:inputBias:recurrentBias:peepholes:initialHidden:
@@ -34,6 +43,8 @@
 //     o = σ(x·W_oᵀ + h·R_oᵀ + Wb_o + Rb_o + p_o ⊙ c')
 //     h' = o ⊙ tanh(c')
 
+import AVX512Kernels
+
 public struct LSTMKernel: Sendable, Hashable {
     public let sequenceLength: Int
     public let batchSize: Int
@@ -44,14 +55,33 @@ public struct LSTMKernel: Sendable, Hashable {
     public let outputTimeStride: Int
     public let scratchCount: Int
     public let stepScratchCount: Int
-    /// R row-blocked, or nil: row-major through `GEMMKernel`.
-    let rowBlocked: RowBlockedMatrix?
+    /// How R is laid out for the recurrent product.
+    let recurrenceProduct: Product
+    /// W block-transposed for one-row projections, or nil: row-major through `GEMMKernel`.
+    let inputProduct: BlockTransposedMatrix?
 
-    public var recurrenceLayout: PackedMatrixLayout? { rowBlocked.map { .rowBlocked($0) } }
+    enum Product: Sendable, Hashable {
+        /// Row-major through `GEMMKernel` (B rows at once).
+        case general
+        case rowBlocked(RowBlockedMatrix)
+        /// One row (B == 1).
+        case blockTransposed(BlockTransposedMatrix)
+    }
+
+    public var recurrenceLayout: PackedMatrixLayout? {
+        switch recurrenceProduct {
+        case .general: nil
+        case .rowBlocked(let matrix): .rowBlocked(matrix)
+        case .blockTransposed(let matrix): .blockTransposed(matrix)
+        }
+    }
+
+    public var inputWeightsLayout: PackedMatrixLayout? { inputProduct.map { .blockTransposed($0) } }
 
     public init(
         sequenceLength: Int, batchSize: Int, inputSize: Int, hiddenSize: Int, direction: RecurrenceDirection = .forward,
-        inputForget: Bool = false, outputTimeStride: Int? = nil, packedRecurrence: Bool = false
+        inputForget: Bool = false, outputTimeStride: Int? = nil, packedRecurrence: Bool = false,
+        packedInputWeights: Bool = false, vectorWidth: VectorWidth = .available
     ) throws {
         let name = "LSTM"
         guard sequenceLength >= 0, batchSize >= 1, inputSize >= 1, hiddenSize >= 1 else {
@@ -79,8 +109,16 @@ public struct LSTMKernel: Sendable, Hashable {
         self.direction = direction
         self.inputForget = inputForget
         self.outputTimeStride = timeStride
-        rowBlocked = packedRecurrence && hiddenSize % 4 == 0 && batchSize <= GEMMKernel.rowDotVectorLimit
-            ? RowBlockedMatrix(rows: gates, columns: hiddenSize) : nil
+        if packedRecurrence, vectorWidth == .avx512, batchSize == 1, let matrix = BlockTransposedMatrix(rows: gates, columns: hiddenSize) {
+            recurrenceProduct = .blockTransposed(matrix)
+        } else if packedRecurrence && hiddenSize % 4 == 0 && batchSize <= GEMMKernel.rowDotVectorLimit {
+            recurrenceProduct = .rowBlocked(RowBlockedMatrix(rows: gates, columns: hiddenSize))
+        } else {
+            recurrenceProduct = .general
+        }
+        // `run` projects T·B rows at once, `step` B rows: one row either way.
+        inputProduct = packedInputWeights && vectorWidth == .avx512 && batchSize == 1 && sequenceLength <= 1
+            ? BlockTransposedMatrix(rows: gates, columns: inputSize) : nil
     }
 
     public func run(
@@ -135,6 +173,10 @@ public struct LSTMKernel: Sendable, Hashable {
     @inline(__always)
     private func project(_ input: UnsafePointer<Float>, rows: Int, weights: UnsafePointer<Float>, into projections: UnsafeMutablePointer<Float>) {
         let gates = 4 * hiddenSize
+        if let inputProduct {
+            if rows == 1 { inputProduct.multiply(weights, x: input, y: projections) }
+            return
+        }
         GEMMKernel.multiply(
             transposeA: false, transposeB: true, m: rows, n: gates, k: inputSize,
             alpha: 1, a: input, lda: inputSize, b: weights, ldb: inputSize,
@@ -188,9 +230,12 @@ public struct LSTMKernel: Sendable, Hashable {
     ) {
         let size = hiddenSize
         let gates = 4 * size
-        if let rowBlocked {
-            rowBlocked.multiply(recurrence, alpha: 1, vectors: batchSize, x: hidden, ldx: size, beta: 0, y: layout.recurrent, ldy: gates, yStride: 1)
-        } else {
+        switch recurrenceProduct {
+        case .blockTransposed(let matrix):
+            matrix.multiply(recurrence, x: hidden, y: layout.recurrent)
+        case .rowBlocked(let matrix):
+            matrix.multiply(recurrence, alpha: 1, vectors: batchSize, x: hidden, ldx: size, beta: 0, y: layout.recurrent, ldy: gates, yStride: 1)
+        case .general:
             GEMMKernel.multiply(
                 transposeA: false, transposeB: true, m: batchSize, n: gates, k: size,
                 alpha: 1, a: hidden, lda: size, b: recurrence, ldb: size, beta: 0, c: layout.recurrent, ldc: gates)

@@ -11,6 +11,10 @@ public enum PackedMatrixLayout: Sendable, Hashable {
     /// A GRU's whole R (linear_before_reset = 1) in blocks of 64 units, the three gates' rows
     /// side by side, for the fused step (`GateInterleavedRecurrence`, AVX-512 only).
     case gateInterleaved(GateInterleavedRecurrence)
+    /// A convolution's W [M, C, T] (T taps per input channel) with its taps made the outer
+    /// index ([M, T, C], columns = C·T), then block-transposed: for `FewPositionConvolution`'s
+    /// products over channels-last inputs.
+    case tapsOutermost(BlockTransposedMatrix, taps: Int)
     /// The `rows × columns` matrix stored transposed (`columns × rows`, row-major): the B of
     /// `MatrixProduct` for a product with the matrix's transpose.
     case transposed(rows: Int, columns: Int)
@@ -20,6 +24,7 @@ public enum PackedMatrixLayout: Sendable, Hashable {
         case .rowBlocked(let matrix): matrix.rows
         case .blockTransposed(let matrix): matrix.rows
         case .gateInterleaved(let recurrence): recurrence.rows
+        case .tapsOutermost(let matrix, _): matrix.rows
         case .transposed(let rows, _): rows
         }
     }
@@ -29,6 +34,7 @@ public enum PackedMatrixLayout: Sendable, Hashable {
         case .rowBlocked(let matrix): matrix.columns
         case .blockTransposed(let matrix): matrix.columns
         case .gateInterleaved(let recurrence): recurrence.columns
+        case .tapsOutermost(let matrix, _): matrix.columns
         case .transposed(_, let columns): columns
         }
     }
@@ -40,6 +46,21 @@ public enum PackedMatrixLayout: Sendable, Hashable {
         case .rowBlocked(let matrix): matrix.pack(source, lda: lda, into: destination)
         case .blockTransposed(let matrix): matrix.pack(source, lda: lda, into: destination)
         case .gateInterleaved(let recurrence): recurrence.pack(source, lda: lda, into: destination)
+        case .tapsOutermost(let matrix, let taps):
+            // Column t·C + c of the re-ordered matrix is column c·T + t of W's rows.
+            let channels = matrix.columns / taps
+            var target = destination
+            for first in stride(from: 0, to: matrix.rows, by: BlockTransposedMatrix.blockRows) {
+                let height = min(BlockTransposedMatrix.blockRows, matrix.rows - first)
+                for tap in 0..<taps {
+                    for channel in 0..<channels {
+                        for row in first..<(first + height) {
+                            target.pointee = source[row * lda + channel * taps + tap]
+                            target += 1
+                        }
+                    }
+                }
+            }
         case .transposed(let rows, let columns):
             for row in 0..<rows {
                 for column in 0..<columns { destination[column * rows + row] = source[row * lda + column] }

@@ -8,6 +8,12 @@ struct Cast: Operator {
 
     func streamingRole(in context: StreamingContext) throws -> StreamingRole { .frameLocal }
 
+    /// A cast to the type the input has is the input itself (Silero VAD casts float32 slices to
+    /// float32).
+    func specialized(for inputs: [ValueDescriptor?]) -> (any Operator)? {
+        inputs.first??.elementType == target ? Identity() : nil
+    }
+
     init(_ attributes: NodeAttributes) throws {
         guard let code = try attributes.int("to") else { throw OperatorError("missing attribute to") }
         guard let onnxType = Int32(exactly: code).flatMap(TensorDataType.init(rawValue:)),

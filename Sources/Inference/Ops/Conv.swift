@@ -39,6 +39,39 @@ struct Conv: ConvolutionOperator, ResidualFusing {
         return [ValueDescriptor(.float32, [geometry.batch, geometry.outputChannels] + geometry.axes.map(\.convolutionOutputSize))]
     }
 
+    /// A weight W of a convolution with few output positions is read re-laid
+    /// (`FewPositionConvolution`).
+    func makeKernel(inputs: [Tensor?], outputs: [Tensor], activation: Activation, constants: ConstantInputs) throws -> any Kernel {
+        try fewPositionKernel(inputs: inputs, outputs: outputs, activation: activation, residual: nil, constants: constants)
+            ?? makeKernel(inputs: inputs, outputs: outputs, activation: activation)
+    }
+
+    func makeKernel(
+        inputs: [Tensor?], outputs: [Tensor], activation: Activation, residual: Tensor, constants: ConstantInputs
+    ) throws -> any Kernel {
+        try fewPositionKernel(inputs: inputs, outputs: outputs, activation: activation, residual: residual, constants: constants)
+            ?? makeKernel(inputs: inputs, outputs: outputs, activation: activation, residual: residual)
+    }
+
+    private func fewPositionKernel(
+        inputs: [Tensor?], outputs: [Tensor], activation: Activation, residual: Tensor?, constants: ConstantInputs
+    ) throws -> (any Kernel)? {
+        let x = try inputs.required(0)
+        let w = try inputs.required(1)
+        guard constants.contain([1]),
+              let convolution = FewPositionConvolution(geometry: try geometry(x.shape, w.shape), activation: activation) else { return nil }
+        if let residual, residual.elementType != .float32 || residual.elementCount != outputs[0].elementCount {
+            throw OperatorError("residual \(residual.shape) does not match the output \(outputs[0].shape)")
+        }
+        let rows = Tensor(
+            elementType: .float32, shape: [convolution.packedChannels] + w.shape.dropFirst(),
+            elementCount: convolution.packedChannels * w.elementCount / w.shape[0], storage: w.storage)
+        return FewPositionConvolutionKernel(
+            convolution: convolution, x: x, packed: try convolution.weightLayout.map { try constants.packed(rows, layout: $0) }, w: w,
+            bias: inputs.count > 2 ? inputs[2] : nil, y: outputs[0], residual: residual,
+            scratch: try Tensor(zeros: .float32, shape: [convolution.scratchCount]))
+    }
+
     func makeKernel(inputs: [Tensor?], outputs: [Tensor], activation: Activation) throws -> any Kernel {
         let x = try inputs.required(0)
         let w = try inputs.required(1)
@@ -158,5 +191,25 @@ extension ConvolutionOperator {
             return ((g.kernel[spatial] - 1) * g.dilations[spatial] + 1, g.strides[spatial],
                     g.padsBegin[spatial], g.padsEnd[spatial], g.outputPadding[spatial])
         }
+    }
+}
+
+/// Binds a `FewPositionConvolution` to its tensors: W both packed (its rows in whole blocks) and
+/// row-major (for the rest).
+struct FewPositionConvolutionKernel: Kernel {
+    let convolution: FewPositionConvolution
+    let x: Tensor
+    let packed: Tensor?
+    let w: Tensor
+    let bias: Tensor?
+    let y: Tensor
+    let residual: Tensor?
+    let scratch: Tensor
+
+    func execute() {
+        convolution.run(
+            input: x.pointer(to: Float.self), packed: packed.map { UnsafePointer($0.pointer(to: Float.self)) }, weights: w.pointer(to: Float.self),
+            bias: bias.map { UnsafePointer($0.pointer(to: Float.self)) }, output: y.pointer(to: Float.self),
+            scratch: scratch.pointer(to: Float.self), residual: residual.map { UnsafePointer($0.pointer(to: Float.self)) })
     }
 }

@@ -1,7 +1,8 @@
 /// ONNX GRU (float32): forward, reverse or bidirectional; `linear_before_reset` 0 and 1;
 /// optional bias, `sequence_lens` and `initial_h`; outputs Y and Y_h; `layout` 1 (batch-major)
 /// from opset 14; default activations (Sigmoid, Tanh) only. Each direction runs `GRUKernel`:
-/// the input projection of all time steps as one SGEMM, then the recurrence step by step.
+/// the input projection of all time steps at once, then the recurrence step by step (both
+/// directions' steps in lockstep where their kernels take the column step).
 struct GRU: Operator {
     let layer: RecurrentLayer
     let linearBeforeReset: Bool
@@ -35,8 +36,14 @@ struct GRU: Operator {
             w: try kernels[0].inputWeightsLayout.map { try constants.packed(w, layout: $0) } ?? w,
             r: try kernels[0].recurrenceLayout.map { try constants.packed(r, layout: $0) } ?? r,
             bias: inputs.count > 3 ? inputs[3] : nil,
-            scratch: try Tensor(zeros: .float32, shape: [kernels.map(\.scratchCount).max() ?? 0]),
+            scratch: try Tensor(zeros: .float32, shape: [Self.scratchCount(of: kernels)]),
             hidden: g.hidden, batch: g.batch, inputSize: g.inputSize)
+    }
+
+    /// One scratch for the directions in turn, or both at once when they run together.
+    private static func scratchCount(of kernels: [GRUKernel]) -> Int {
+        if kernels.count == 2, kernels[0].runsTogether(with: kernels[1]) { return kernels[0].scratchCount + kernels[1].scratchCount }
+        return kernels.map(\.scratchCount).max() ?? 0
     }
 }
 
@@ -53,22 +60,36 @@ struct GRUNodeKernel: Kernel {
 
     func execute() {
         tensors.prepare()
-        let gates = 3 * hidden
-        let stateCount = batch * hidden
-        for (direction, kernel) in kernels.enumerated() {
-            let biasBase = bias.map { UnsafePointer($0.pointer(to: Float.self)) + direction * 2 * gates }
-            kernel.run(
-                input: tensors.input.pointer(to: Float.self),
-                weights: w.pointer(to: Float.self) + direction * gates * inputSize,
-                recurrence: r.pointer(to: Float.self) + direction * gates * hidden,
-                inputBias: biasBase, recurrentBias: biasBase.map { $0 + gates },
-                initialHidden: tensors.initialStates[0].map { UnsafePointer($0.pointer(to: Float.self)) + direction * stateCount },
-                sequenceLengths: tensors.lengths.map { UnsafePointer($0.pointer(to: Int.self)) },
-                output: tensors.output.pointer(to: Float.self) + direction * stateCount,
-                finalHidden: tensors.finalStates[0].pointer(to: Float.self) + direction * stateCount,
-                scratch: scratch.pointer(to: Float.self))
+        if kernels.count == 2, kernels[0].runsTogether(with: kernels[1]) {
+            GRUKernel.runTogether((kernels[0], call(0, scratch: 0)), (kernels[1], call(1, scratch: kernels[0].scratchCount)))
+        } else {
+            for (direction, kernel) in kernels.enumerated() {
+                let arguments = call(direction, scratch: 0)
+                kernel.run(
+                    input: arguments.input, weights: arguments.weights, recurrence: arguments.recurrence,
+                    inputBias: arguments.inputBias, recurrentBias: arguments.recurrentBias, initialHidden: arguments.initialHidden,
+                    sequenceLengths: arguments.sequenceLengths, output: arguments.output, finalHidden: arguments.finalHidden,
+                    scratch: arguments.scratch)
+            }
         }
         tensors.finish()
+    }
+
+    /// Direction `direction`'s arguments, its scratch `offset` floats in.
+    private func call(_ direction: Int, scratch offset: Int) -> GRUKernel.Call {
+        let gates = 3 * hidden
+        let stateCount = batch * hidden
+        let biasBase = bias.map { UnsafePointer($0.pointer(to: Float.self)) + direction * 2 * gates }
+        return GRUKernel.Call(
+            input: tensors.input.pointer(to: Float.self),
+            weights: w.pointer(to: Float.self) + direction * gates * inputSize,
+            recurrence: r.pointer(to: Float.self) + direction * gates * hidden,
+            inputBias: biasBase, recurrentBias: biasBase.map { $0 + gates },
+            initialHidden: tensors.initialStates[0].map { UnsafePointer($0.pointer(to: Float.self)) + direction * stateCount },
+            sequenceLengths: tensors.lengths.map { UnsafePointer($0.pointer(to: Int.self)) },
+            output: tensors.output.pointer(to: Float.self) + direction * stateCount,
+            finalHidden: tensors.finalStates[0].pointer(to: Float.self) + direction * stateCount,
+            scratch: scratch.pointer(to: Float.self) + offset)
     }
 }
 

@@ -26,12 +26,90 @@ struct Gather: Operator {
     }
 
     func makeKernel(inputs: [Tensor?], outputs: [Tensor]) throws -> any Kernel {
+        try makeKernel(inputs: inputs, outputs: outputs, indicesKnown: false)
+    }
+
+    /// Indices known while planning are turned into runs of consecutive slices, copied whole.
+    func makeKernel(inputs: [Tensor?], outputs: [Tensor], constants: ConstantInputs) throws -> any Kernel {
+        try makeKernel(inputs: inputs, outputs: outputs, indicesKnown: constants.planConstantPositions.contains(1))
+    }
+
+    private func makeKernel(inputs: [Tensor?], outputs: [Tensor], indicesKnown: Bool) throws -> any Kernel {
         let data = try inputs.required(0)
+        let indices = try inputs.required(1)
         let axis = try normalizedAxis(self.axis, rank: data.rank)
+        let innerBytes = product(data.shape[(axis + 1)...]) * data.elementType.byteCount
+        let outerCount = product(data.shape[..<axis])
+        if indicesKnown {
+            let runs = GatherRunsKernel.runs(of: indices.integerValues(), axisSize: data.shape[axis])
+            // One run is a slice of the axis: a strided copy, whose inner loop runs along the
+            // longest axis (GTCRN takes one float of each of 257 rows).
+            if runs.count == 1, let run = runs.first {
+                let inner = product(data.shape[(axis + 1)...])
+                let copy = StridedCopy(
+                    counts: [outerCount, run.count * inner], sourceStrides: [data.shape[axis] * inner, 1],
+                    destinationStrides: [run.count * inner, 1], elementSize: data.elementType.byteCount)
+                return StridedCopyKernel(
+                    destination: outputs[0], parts: [.init(copy: copy, source: data, sourceOffset: run.index * inner, destinationOffset: 0)])
+            }
+            return GatherRunsKernel(
+                data: data, output: outputs[0], outerCount: outerCount, axisSize: data.shape[axis], innerBytes: innerBytes, runs: runs)
+        }
         return GatherKernel(
-            data: data, indices: try inputs.required(1), output: outputs[0],
-            outerCount: product(data.shape[..<axis]), axisSize: data.shape[axis],
-            innerBytes: product(data.shape[(axis + 1)...]) * data.elementType.byteCount)
+            data: data, indices: indices, output: outputs[0], outerCount: outerCount, axisSize: data.shape[axis], innerBytes: innerBytes)
+    }
+}
+
+/// Gather with indices known while planning (validated then): each run of consecutive indices is
+/// one copy of consecutive slices (GTCRN's unfolding gathers windows of 33 neighbours, element
+/// by element otherwise).
+struct GatherRunsKernel: Kernel {
+    struct Run {
+        /// The first slice read along the axis, and how many in a row.
+        let index: Int
+        var count: Int
+    }
+
+    let data: Tensor
+    let output: Tensor
+    let outerCount: Int
+    let axisSize: Int
+    let innerBytes: Int
+    let runs: [Run]
+
+    /// The runs of `indices` (negative ones counted from the end), in order.
+    static func runs(of indices: [Int64], axisSize: Int) -> [Run] {
+        var runs: [Run] = []
+        for value in indices {
+            let index = Int(value < 0 ? value + Int64(axisSize) : value)
+            if let last = runs.last, last.index + last.count == index {
+                runs[runs.count - 1].count += 1
+            } else {
+                runs.append(Run(index: index, count: 1))
+            }
+        }
+        return runs
+    }
+
+    func execute() {
+        var destination = output.bytes
+        for outer in 0..<outerCount {
+            let base = data.bytes + outer * axisSize * innerBytes
+            for run in runs {
+                let bytes = run.count * innerBytes
+                let source = UnsafeRawPointer(base + run.index * innerBytes)
+                if bytes < 64 && bytes % 4 == 0 {
+                    // A call to memcpy costs more than moving a few words (GTCRN gathers one
+                    // float from each of 257 rows).
+                    for offset in stride(from: 0, to: bytes, by: 4) {
+                        destination.storeBytes(of: source.load(fromByteOffset: offset, as: UInt32.self), toByteOffset: offset, as: UInt32.self)
+                    }
+                } else {
+                    destination.copyMemory(from: source, byteCount: bytes)
+                }
+                destination += bytes
+            }
+        }
     }
 }
 

@@ -25,7 +25,7 @@ struct LSTM: Operator {
         layer.outputs(try geometry(inputs))
     }
 
-    /// An R that is one of the graph's weights is read re-laid for the recurrent products
+    /// A W or R that is one of the graph's weights is read re-laid for the products
     /// (`PackedMatrixLayout`).
     func makeKernel(inputs: [Tensor?], outputs: [Tensor], constants: ConstantInputs) throws -> any Kernel {
         let g = try geometry(inputs.map { $0.map { ValueDescriptor(constant: $0) } })
@@ -34,12 +34,13 @@ struct LSTM: Operator {
             try LSTMKernel(
                 sequenceLength: g.sequenceLength, batchSize: g.batch, inputSize: g.inputSize, hiddenSize: g.hidden,
                 direction: $0, inputForget: inputForget, outputTimeStride: d * g.batch * g.hidden,
-                packedRecurrence: constants.contain([2]))
+                packedRecurrence: constants.contain([2]), packedInputWeights: constants.contain([1]))
         }
+        let w = try inputs.required(1)
         let r = try inputs.required(2)
         return LSTMNodeKernel(
             kernels: kernels, tensors: try SequenceMajorTensors(layer, g, inputs: inputs, outputs: outputs),
-            w: try inputs.required(1), r: try kernels[0].recurrenceLayout.map { try constants.packed(r, layout: $0) } ?? r,
+            w: try kernels[0].inputWeightsLayout.map { try constants.packed(w, layout: $0) } ?? w, r: try kernels[0].recurrenceLayout.map { try constants.packed(r, layout: $0) } ?? r,
             bias: inputs.count > 3 ? inputs[3] : nil, peepholes: inputs.count > 7 ? inputs[7] : nil,
             scratch: try Tensor(zeros: .float32, shape: [kernels.map(\.scratchCount).max() ?? 0]),
             hidden: g.hidden, batch: g.batch, inputSize: g.inputSize)

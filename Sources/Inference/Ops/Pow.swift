@@ -2,10 +2,11 @@ import Glibc
 
 /// ONNX Pow: base^exponent with multidirectional broadcasting, the result of the base's type.
 /// Base and exponent are each float32, float64, int32 or int64 (from opset 12 they may differ).
-/// - float32^float32 is powf. There is no x·x path for the exponent 2, nor sqrtf for 0.5, the
-///   forms speech models use: glibc's powf is faithful, not correctly rounded, and both exact
-///   forms differ from it by one ulp for several hundred thousand float32 inputs (checked over all
-///   of them); sqrtf also keeps the sign of −0 and gives NaN for −∞ where powf gives +0 and +∞.
+/// - float32^float32 is powf, except for an exponent known while planning to be 2 or 0.5 in
+///   every element (the forms speech models use), which is x·x or the square root: both are
+///   correctly rounded, so at least as close to the true power as glibc's powf (faithful, within
+///   an ulp), from which they differ by that ulp for some inputs. The root follows pow at the
+///   edges where sqrt does not: (−0)^0.5 = +0, (−∞)^0.5 = +∞.
 /// - integer^integer is exact, in wrapping Int64 arithmetic (numpy's); a negative exponent gives
 ///   1/base^n truncated: 1 for base 1, ±1 for base −1, else 0 (ONNX leaves it undefined).
 /// - every other pair is pow in Double (numpy's promotion), converted to the base's type as
@@ -18,6 +19,17 @@ struct Pow: Operator {
             throw OperatorError("operands are \(base.elementType) and \(exponent.elementType); Pow takes numbers")
         }
         return [ValueDescriptor(base.elementType, try BroadcastLayout(base.shape, exponent.shape).outputShape)]
+    }
+
+    /// An exponent of 2 or 0.5 known while planning becomes a square or a square root.
+    func makeKernel(inputs: [Tensor?], outputs: [Tensor], constants: ConstantInputs) throws -> any Kernel {
+        let base = try inputs.required(0)
+        let exponent = try inputs.required(1)
+        if constants.planConstantPositions.contains(1), base.elementType == .float32, base.shape == outputs[0].shape,
+           let power = FloatPowerKernel.Power(exponent) {
+            return FloatPowerKernel(power: power, base: base, output: outputs[0])
+        }
+        return try makeKernel(inputs: inputs, outputs: outputs)
     }
 
     func makeKernel(inputs: [Tensor?], outputs: [Tensor]) throws -> any Kernel {
@@ -42,6 +54,50 @@ struct Pow: Operator {
         case .int32: PowerKernel<Base, Int32>(base: base, exponent: exponent, output: output, layout: layout)
         case .int64: PowerKernel<Base, Int64>(base: base, exponent: exponent, output: output, layout: layout)
         case .bool: throw OperatorError("exponent is bool")
+        }
+    }
+}
+
+/// A float32 base to a constant power 2 or ½, elementwise (the output has the base's shape).
+struct FloatPowerKernel: Kernel {
+    enum Power {
+        case square, squareRoot
+
+        /// The power every element of `exponent` names, nil unless all are 2 or all 0.5.
+        init?(_ exponent: Tensor) {
+            let values: [Double]
+            switch exponent.elementType {
+            case .float32: values = UnsafeBufferPointer(start: exponent.pointer(to: Float.self), count: exponent.elementCount).map(Double.init)
+            case .float64: values = Array(UnsafeBufferPointer(start: exponent.pointer(to: Double.self), count: exponent.elementCount))
+            default: return nil
+            }
+            switch values.first {
+            case 2 where values.allSatisfy({ $0 == 2 }): self = .square
+            case 0.5 where values.allSatisfy({ $0 == 0.5 }): self = .squareRoot
+            default: return nil
+            }
+        }
+    }
+
+    let power: Power
+    let base: Tensor
+    let output: Tensor
+
+    func execute() {
+        let source = base.pointer(to: Float.self)
+        let destination = output.pointer(to: Float.self)
+        switch power {
+        case .square:
+            for index in 0..<base.elementCount {
+                destination[index] = source[index] * source[index]
+            }
+        case .squareRoot:
+            // The root of |x|, with negatives, zeros and −∞ selected around it, keeps the loop
+            // free of libm's errno-setting call, so that it vectorises (see `FloatMathKernel`).
+            for index in 0..<base.elementCount {
+                let x = source[index]
+                destination[index] = x == -.infinity ? .infinity : x < 0 ? .nan : x == 0 ? 0 : x.magnitude.squareRoot()
+            }
         }
     }
 }

@@ -15,6 +15,9 @@ struct ScatterND: Operator {
 
     let reduction: Reduction
 
+    /// The updated copy of data can be made in data's own storage once nothing else reads it.
+    var mayWriteIntoFirstInput: Bool { true }
+
     /// The element types a reduction other than "none" combines.
     static let reducible: Set<ElementType> = [.float32, .float64, .int32, .int64]
 
@@ -55,31 +58,41 @@ struct ScatterND: Operator {
     }
 
     func makeKernel(inputs: [Tensor?], outputs: [Tensor]) throws -> any Kernel {
+        try makeKernel(inputs: inputs, outputs: outputs, runs: nil)
+    }
+
+    /// Indices known while planning are turned into the copies they make, once.
+    func makeKernel(inputs: [Tensor?], outputs: [Tensor], constants: ConstantInputs) throws -> any Kernel {
+        let indices = try inputs.required(1)
+        let data = try inputs.required(0)
+        let runs = constants.planConstantPositions.contains(1)
+            ? ScatterSlices(dataShape: data.shape, indicesShape: indices.shape).runs(indices: indices) : nil
+        return try makeKernel(inputs: inputs, outputs: outputs, runs: runs)
+    }
+
+    private func makeKernel(inputs: [Tensor?], outputs: [Tensor], runs: [ScatterRun]?) throws -> any Kernel {
         let data = try inputs.required(0)
         let indices = try inputs.required(1)
         let updates = try inputs.required(2)
         let slices = ScatterSlices(dataShape: data.shape, indicesShape: indices.shape)
-        guard reduction != .none else {
-            return ScatterNDKernel(data: data, indices: indices, updates: updates, output: outputs[0], slices: slices)
-        }
-        switch data.elementType {
-        case .float32: return reductionKernel(Float.self, data: data, indices: indices, updates: updates, output: outputs[0], slices: slices)
-        case .float64: return reductionKernel(Double.self, data: data, indices: indices, updates: updates, output: outputs[0], slices: slices)
-        case .int32: return reductionKernel(Int32.self, data: data, indices: indices, updates: updates, output: outputs[0], slices: slices)
-        case .int64: return reductionKernel(Int64.self, data: data, indices: indices, updates: updates, output: outputs[0], slices: slices)
-        case .bool: throw OperatorError(unsupported: "reduction \(reduction.rawValue) on bool")
+        let kernel = ScatterNDKernel(data: data, indices: indices, updates: updates, output: outputs[0], slices: slices, runs: runs)
+        switch (reduction, data.elementType) {
+        case (.none, _): return kernel
+        case (_, .float32): return reductionKernel(Float.self, kernel)
+        case (_, .float64): return reductionKernel(Double.self, kernel)
+        case (_, .int32): return reductionKernel(Int32.self, kernel)
+        case (_, .int64): return reductionKernel(Int64.self, kernel)
+        case (_, .bool): throw OperatorError(unsupported: "reduction \(reduction.rawValue) on bool")
         }
     }
 
-    private func reductionKernel<Element: NumericElement & Comparable>(
-        _ type: Element.Type, data: Tensor, indices: Tensor, updates: Tensor, output: Tensor, slices: ScatterSlices
-    ) -> any Kernel {
+    private func reductionKernel<Element: NumericElement & Comparable>(_ type: Element.Type, _ copy: ScatterNDKernel) -> any Kernel {
         switch reduction {
-        case .none: ScatterNDKernel(data: data, indices: indices, updates: updates, output: output, slices: slices)
-        case .add: ScatterNDReductionKernel<Added<Element>>(data: data, indices: indices, updates: updates, output: output, slices: slices)
-        case .mul: ScatterNDReductionKernel<Multiplied<Element>>(data: data, indices: indices, updates: updates, output: output, slices: slices)
-        case .max: ScatterNDReductionKernel<Larger<Element>>(data: data, indices: indices, updates: updates, output: output, slices: slices)
-        case .min: ScatterNDReductionKernel<Smaller<Element>>(data: data, indices: indices, updates: updates, output: output, slices: slices)
+        case .none: copy
+        case .add: ScatterNDReductionKernel<Added<Element>>(copy)
+        case .mul: ScatterNDReductionKernel<Multiplied<Element>>(copy)
+        case .max: ScatterNDReductionKernel<Larger<Element>>(copy)
+        case .min: ScatterNDReductionKernel<Smaller<Element>>(copy)
         }
     }
 }
@@ -116,6 +129,30 @@ struct ScatterSlices: Sendable {
         }
         return offset
     }
+
+    /// The slices constant `indices` address, in row order, consecutive rows that land on
+    /// consecutive slices merged into one run (GTCRN's cache updates address single elements,
+    /// hundreds in a row); rows out of range are left out, as the kernel skips them.
+    func runs(indices: Tensor) -> [ScatterRun] {
+        let rows = UnsafePointer(indices.pointer(to: Int64.self))
+        var runs: [ScatterRun] = []
+        for row in 0..<self.rows {
+            guard let offset = sliceOffset(row: row, indices: rows) else { continue }
+            if let last = runs.last, last.target + last.count == offset, last.source + last.count == row * sliceCount {
+                runs[runs.count - 1].count += sliceCount
+            } else {
+                runs.append(ScatterRun(target: offset, source: row * sliceCount, count: sliceCount))
+            }
+        }
+        return runs
+    }
+}
+
+/// Elements `source..<source + count` of a ScatterND's updates landing on `target…` of its output.
+struct ScatterRun: Sendable {
+    let target: Int
+    let source: Int
+    var count: Int
 }
 
 /// How an update combines with the element it lands on.
@@ -141,38 +178,56 @@ enum Smaller<Element: NumericElement & Comparable>: ScatterCombination {
 }
 
 /// ScatterND without a reduction, for any element type: each addressed slice of the copy is
-/// overwritten with its update's bytes.
+/// overwritten with its update's bytes, by the runs worked out while planning when the indices
+/// were known then. The copy is skipped when the planner gave the output data's storage.
 struct ScatterNDKernel: Kernel {
     let data: Tensor
     let indices: Tensor
     let updates: Tensor
     let output: Tensor
     let slices: ScatterSlices
+    let runs: [ScatterRun]?
 
     func execute() {
-        output.bytes.copyMemory(from: data.bytes, byteCount: data.byteCount)
+        if output.storage !== data.storage { output.bytes.copyMemory(from: data.bytes, byteCount: data.byteCount) }
+        let width = data.elementType.byteCount
+        if let runs {
+            for run in runs {
+                (output.bytes + run.target * width).copyMemory(from: updates.bytes + run.source * width, byteCount: run.count * width)
+            }
+            return
+        }
         let rows = UnsafePointer(indices.pointer(to: Int64.self))
-        let sliceBytes = slices.sliceCount * data.elementType.byteCount
+        let sliceBytes = slices.sliceCount * width
         for row in 0..<slices.rows {
             guard let offset = slices.sliceOffset(row: row, indices: rows) else { continue }
-            (output.bytes + offset * data.elementType.byteCount).copyMemory(from: updates.bytes + row * sliceBytes, byteCount: sliceBytes)
+            (output.bytes + offset * width).copyMemory(from: updates.bytes + row * sliceBytes, byteCount: sliceBytes)
         }
     }
 }
 
 /// ScatterND with a reduction: each addressed slice of the copy is combined with its update.
 struct ScatterNDReductionKernel<Combination: ScatterCombination>: Kernel {
-    let data: Tensor
-    let indices: Tensor
-    let updates: Tensor
-    let output: Tensor
-    let slices: ScatterSlices
+    let copy: ScatterNDKernel
+
+    init(_ copy: ScatterNDKernel) {
+        self.copy = copy
+    }
 
     func execute() {
-        output.bytes.copyMemory(from: data.bytes, byteCount: data.byteCount)
-        let rows = UnsafePointer(indices.pointer(to: Int64.self))
+        let output = copy.output, data = copy.data, slices = copy.slices
+        if output.storage !== data.storage { output.bytes.copyMemory(from: data.bytes, byteCount: data.byteCount) }
         let target = output.pointer(to: Combination.Element.self)
-        let source = UnsafePointer(updates.pointer(to: Combination.Element.self))
+        let source = UnsafePointer(copy.updates.pointer(to: Combination.Element.self))
+        if let runs = copy.runs {
+            for run in runs {
+                for index in 0..<run.count {
+                    target[run.target + index] = Combination.combine(target[run.target + index], source[run.source + index])
+                }
+            }
+            return
+        }
+        let rows = UnsafePointer(copy.indices.pointer(to: Int64.self))
         for row in 0..<slices.rows {
             guard let offset = slices.sliceOffset(row: row, indices: rows) else { continue }
             let update = source + row * slices.sliceCount

@@ -22,6 +22,14 @@ struct Transpose: Operator {
         return [ValueDescriptor(data.elementType, perm.map { data.shape[$0] })]
     }
 
+    /// A permutation that moves only axes of size 1 leaves every element where it is: the output
+    /// is then the input seen with the permuted shape, no copy (51 of GTCRN's 61 Transposes).
+    func specialized(for inputs: [ValueDescriptor?]) -> (any Operator)? {
+        guard let data = inputs.first ?? nil, let perm = try? resolvedPermutation(rank: data.shape.count) else { return nil }
+        let moved = perm.filter { data.shape[$0] != 1 }
+        return moved == moved.sorted() ? TransposedView(permutation: perm) : nil
+    }
+
     func makeKernel(inputs: [Tensor?], outputs: [Tensor]) throws -> any Kernel {
         let data = try inputs.required(0)
         let perm = try resolvedPermutation(rank: data.rank)
@@ -30,5 +38,18 @@ struct Transpose: Operator {
             counts: outputs[0].shape, sourceStrides: perm.map { strides[$0] },
             destinationStrides: contiguousStrides(of: outputs[0].shape), elementSize: data.elementType.byteCount)
         return StridedCopyKernel(destination: outputs[0], parts: [.init(copy: copy, source: data, sourceOffset: 0, destinationOffset: 0)])
+    }
+}
+
+/// A Transpose that moves only axes of size 1: input 0 seen with the permuted shape.
+struct TransposedView: Operator {
+    let permutation: [Int]
+
+    var aliasesFirstInput: Bool { true }
+
+    func outputs(for inputs: [ValueDescriptor?]) throws -> [ValueDescriptor] {
+        let data = try inputs.required(0, "data")
+        guard permutation.count == data.shape.count else { throw OperatorError("perm \(permutation) does not fit shape \(data.shape)") }
+        return [ValueDescriptor(data.elementType, permutation.map { data.shape[$0] })]
     }
 }

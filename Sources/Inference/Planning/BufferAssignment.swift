@@ -1,8 +1,9 @@
 /// The third planning pass: gives every step its output tensors. Storage of run-time values is
 /// recycled once the last step reading it has been assigned, so a plan holds a few live buffers
 /// rather than one per value; a branch's values live only while its branching step runs, and
-/// every branch of a step reuses the same storage. Graph inputs, constants and the values read
-/// after the steps (`kept`) are never recycled.
+/// every branch of a step reuses the same storage. A step whose operator may write into its first
+/// input computes over that input's storage when nothing reads it afterwards. Graph inputs,
+/// constants and the values read after the steps (`kept`) are never recycled nor overwritten.
 struct BufferAssignment {
     /// The tensor of each value, by value index: inputs and constants to begin with.
     private(set) var tensors: [Tensor?]
@@ -11,6 +12,9 @@ struct BufferAssignment {
     init(tensors: [Tensor?]) {
         self.tensors = tensors
     }
+
+    /// Bytes of the storage allocated for the values the steps compute.
+    var allocatedByteCount: Int { pool.allocatedByteCount }
 
     /// Assigns the outputs of `steps` (and of their branches); `kept` are read after the steps.
     /// A value in `given` is written straight into that tensor when a step's kernel computes it
@@ -21,6 +25,7 @@ struct BufferAssignment {
             for id in step.reads { lastReader[id] = position }
         }
         for id in kept { lastReader[id] = .max }
+        let given = Self.handingBack(given, through: steps, lastReader: lastReader, keepingOff: tensors)
         // Storage allocated here, which may return to the pool here.
         var recyclable = Set<ObjectIdentifier>()
         var storageLastReader: [ObjectIdentifier: Int] = [:]
@@ -37,6 +42,11 @@ struct BufferAssignment {
                     if let id = step.produced.last(where: { $0.index == index })?.id, let tensor = given[id],
                        tensor.elementType == descriptor.elementType, tensor.shape == descriptor.shape {
                         return tensor
+                    }
+                    if index == 0, let source = overwritableFirstInput(of: step, as: descriptor),
+                       recyclable.contains(ObjectIdentifier(source.storage)),
+                       (storageLastReader[ObjectIdentifier(source.storage)] ?? .max) <= position {
+                        return source.reshaped(to: descriptor.shape)
                     }
                     let tensor = try pool.tensor(descriptor.elementType, shape: descriptor.shape)
                     recyclable.insert(ObjectIdentifier(tensor.storage))
@@ -70,6 +80,51 @@ struct BufferAssignment {
                 }
             }
         }
+    }
+
+    /// Input 0's tensor when the step's operator may compute output 0 (`descriptor`) over it:
+    /// same type and element count, and no other operand on that storage, which would be read
+    /// after it was overwritten. Whether anything later reads the storage is the caller's test.
+    private func overwritableFirstInput(of step: PlanStep, as descriptor: ValueDescriptor) -> Tensor? {
+        guard step.node.op.mayWriteIntoFirstInput, step.branches.isEmpty,
+              let first = step.node.inputs.first ?? nil, let source = tensors[first],
+              source.elementType == descriptor.elementType, source.elementCount == product(descriptor.shape) else { return nil }
+        let sharing = step.reads.filter { id in tensors[id].map { $0.storage === source.storage } ?? false }
+        return sharing.count == 1 ? source : nil
+    }
+
+    /// `given` extended backwards along chains of steps that may write into their first input: a
+    /// step whose output goes into a given tensor, and whose input 0 nothing else reads later
+    /// (nor through a view), has that input computed into the same tensor, so that the chain
+    /// (GTCRN's caches, updated by ScatterND after ScatterND) runs in the caller's buffer with no
+    /// copy at its end. A tensor sharing storage with one in `owned` (an input or constant) is not
+    /// handed back: the chain's first step would overwrite it before later steps read it.
+    private static func handingBack(
+        _ given: [Int: Tensor], through steps: [PlanStep], lastReader: [Int: Int], keepingOff owned: [Tensor?]
+    ) -> [Int: Tensor] {
+        let owned = Set(owned.compactMap { $0.map { ObjectIdentifier($0.storage) } })
+        var extended = given.filter { !owned.contains(ObjectIdentifier($0.value.storage)) }
+        guard !extended.isEmpty else { return given }
+        var producer: [Int: Int] = [:]
+        var viewed = Set<Int>()
+        for (position, step) in steps.enumerated() {
+            for (id, _) in step.produced { producer[id] = position }
+            if step.node.op.aliasesFirstInput, let source = step.node.inputs.first ?? nil { viewed.insert(source) }
+        }
+        for position in steps.indices.reversed() {
+            let step = steps[position]
+            guard step.node.op.mayWriteIntoFirstInput, step.branches.isEmpty,
+                  let output = step.produced.last(where: { $0.index == 0 })?.id, let tensor = extended[output],
+                  let first = step.node.inputs.first ?? nil, step.node.reads.filter({ $0 == first }).count == 1,
+                  lastReader[first] == position, !viewed.contains(first), extended[first] == nil,
+                  let source = producer[first], !(steps[source].node.op.aliasesFirstInput && steps[source].branches.isEmpty),
+                  let index = steps[source].produced.first(where: { $0.id == first })?.index,
+                  steps[source].produced.last(where: { $0.index == index })?.id == first,
+                  steps[source].outputDescriptors[index].elementType == tensor.elementType,
+                  product(steps[source].outputDescriptors[index].shape) == tensor.elementCount else { continue }
+            extended[first] = tensor.reshaped(to: steps[source].outputDescriptors[index].shape)
+        }
+        return extended.merging(given) { handed, _ in handed }
     }
 
     /// Returns to the pool every storage the steps' kernels write that is not already there.

@@ -5,11 +5,15 @@ struct KernelBinding {
     let graph: Graph
     let tensors: [Tensor?]
     private let weights: Set<Int>
+    /// The values known while planning (weights and folded values).
+    private let planConstants: Set<Int>
 
-    init(graph: Graph, tensors: [Tensor?]) {
+    /// `weights`: the graph's weights and the values folded from them alone.
+    init(graph: Graph, tensors: [Tensor?], weights: Set<Int>, planConstants: Set<Int>) {
         self.graph = graph
         self.tensors = tensors
-        weights = graph.weightValues
+        self.weights = weights
+        self.planConstants = planConstants
     }
 
     /// One bound step: the kernel and how profiles name it.
@@ -46,16 +50,18 @@ struct KernelBinding {
                 outputs: step.outputTensors)
         }
         let outputs = step.outputTensors
-        if let residual = step.residual, let fusing = node.op as? any ResidualFusing {
-            guard let tensor = tensors[residual] else { throw OperatorError("the fused addition's operand has no buffer") }
-            return try fusing.makeKernel(inputs: inputs, outputs: outputs, activation: step.activation ?? .identity, residual: tensor)
-        }
-        if let activation = step.activation, let fusing = node.op as? any ActivationFusing {
-            return try fusing.makeKernel(inputs: inputs, outputs: outputs, activation: activation)
-        }
         let constants = ConstantInputs(
             positions: Set(node.inputs.indices.filter { step.replacedInputs[$0] == nil && (node.inputs[$0].map(weights.contains) ?? false) }),
+            planConstantPositions: Set(node.inputs.indices.filter { step.replacedInputs[$0] == nil && (node.inputs[$0].map(planConstants.contains) ?? false) }),
             relaidWeights: graph.relaidWeights)
+        if let residual = step.residual, let fusing = node.op as? any ResidualFusing {
+            guard let tensor = tensors[residual] else { throw OperatorError("the fused addition's operand has no buffer") }
+            return try fusing.makeKernel(
+                inputs: inputs, outputs: outputs, activation: step.activation ?? .identity, residual: tensor, constants: constants)
+        }
+        if let activation = step.activation, let fusing = node.op as? any ActivationFusing {
+            return try fusing.makeKernel(inputs: inputs, outputs: outputs, activation: activation, constants: constants)
+        }
         return try node.op.makeKernel(inputs: inputs, outputs: outputs, constants: constants)
     }
 }

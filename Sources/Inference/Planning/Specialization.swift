@@ -7,7 +7,9 @@ struct Specialization {
     /// What is known of each value, by value index.
     private(set) var descriptors: [ValueDescriptor?]
     private let graph: Graph
-    private let weights: Set<Int>
+    /// The graph's weights (initializers and `Constant` values) and the values folded from
+    /// them alone, which are as fixed (`FoldedWeights` keeps one tensor for every plan).
+    private(set) var weights: Set<Int>
     /// Bytes of every output planned so far; a plan beyond half the machine's memory is refused.
     private var plannedBytes = 0
 
@@ -71,12 +73,15 @@ struct Specialization {
     }
 
     /// One node: nil when its outputs are all known now (folded), else its step.
-    private mutating func specialize(_ node: Graph.Node) throws -> PlanStep? {
-        let inputs = try node.inputs.map { id -> ValueDescriptor? in
+    private mutating func specialize(_ given: Graph.Node) throws -> PlanStep? {
+        let inputs = try given.inputs.map { id -> ValueDescriptor? in
             guard let id else { return nil }
             guard let descriptor = descriptors[id] else { throw OperatorError("input '\(graph.values[id].name)' has no value") }
             return descriptor
         }
+        let node = given.op.specialized(for: inputs).map {
+            Graph.Node(name: given.name, opType: given.opType, inputs: given.inputs, outputs: given.outputs, op: $0)
+        } ?? given
         for index in node.op.planTimeInputs where index < inputs.count {
             if let descriptor = inputs[index], descriptor.constant == nil {
                 throw OperatorError("input \(index) decides the output shape and must be known at plan time")
@@ -92,8 +97,26 @@ struct Specialization {
             outputs = try fold(node, inputs: inputs, outputs: outputs)
         }
         let folded = outputs.allSatisfy { $0.constant != nil }
+        if folded, let sources = Self.weightInputs(of: node, among: weights, descriptors) {
+            outputs = outputs.enumerated().map { index, descriptor in
+                guard index < node.outputs.count, let id = node.outputs[index], let tensor = descriptor.constant else { return descriptor }
+                weights.insert(id)
+                return ValueDescriptor(constant: graph.foldedWeights.canonical(tensor, value: id, inputs: sources))
+            }
+        }
         record(outputs, of: node)
         return folded ? nil : PlanStep(node: node, outputDescriptors: outputs)
+    }
+
+    /// The node's inputs when every one present is a weight, nil otherwise.
+    private static func weightInputs(of node: Graph.Node, among weights: Set<Int>, _ descriptors: [ValueDescriptor?]) -> [Tensor]? {
+        var tensors: [Tensor] = []
+        for id in node.inputs {
+            guard let id else { continue }
+            guard weights.contains(id), let tensor = descriptors[id]?.constant else { return nil }
+            tensors.append(tensor)
+        }
+        return tensors
     }
 
     /// Runs a node whose inputs are all known, now: its outputs become constants of the plan,
@@ -106,6 +129,7 @@ struct Specialization {
         let results = try outputs.map { try Tensor(zeros: $0.elementType, shape: $0.shape) }
         let constants = ConstantInputs(
             positions: Set(node.inputs.indices.filter { node.inputs[$0].map(weights.contains) ?? false }),
+            planConstantPositions: Set(node.inputs.indices.filter { node.inputs[$0] != nil }),
             relaidWeights: graph.relaidWeights)
         try node.op.makeKernel(inputs: tensors, outputs: results, constants: constants).execute()
         return results.map { ValueDescriptor(constant: $0) }

@@ -53,6 +53,53 @@ struct ElementwiseSemanticsTests {
         #expect(try y.scalars(as: Float.self) == [-0.5, 1, -8, 2, 1, 0.125])
     }
 
+    /// A float32 base to an exponent known while planning to be 2 or 0.5 (an initializer).
+    static func constantPower(_ base: [Float], exponent: Float) throws -> [Float] {
+        var constant = TensorProto()
+        constant.name = "e"
+        constant.dataType = .float
+        constant.floatData = [exponent]
+        let model = ModelBuilder.model(
+            opset: 17,
+            inputs: [ModelBuilder.value("x", .float, [Int64(base.count)])],
+            outputs: [ModelBuilder.value("y", .float, [])],
+            nodes: [ModelBuilder.node("Pow", ["x", "e"], ["y"], name: "node")],
+            initializers: [constant])
+        let outputs = try OfflineExecutor(graph: try Graph(model: model)).run(["x": try Tensor(shape: [base.count], scalars: base)])
+        return try #require(outputs["y"]).scalars(as: Float.self)
+    }
+
+    /// Bases over the whole float32 range (every exponent, random significands, both signs) and
+    /// the edge values.
+    static let bases: [Float] = {
+        var generator = SystemRandomNumberGenerator()
+        let edges: [Float] = [0, -0, 1, -1, .infinity, -.infinity, .nan, .leastNonzeroMagnitude, .greatestFiniteMagnitude, 0x1p-75, 0x1p64]
+        return edges + (0..<20_000).map { _ in
+            Float(sign: Bool.random(using: &generator) ? .minus : .plus, exponent: Int.random(in: -149...127, using: &generator),
+                  significand: Float.random(in: 1..<2, using: &generator))
+        }
+    }()
+
+    /// x·x is the correctly rounded square: the product of two floats is exact in Double, so
+    /// rounding it once to float is the reference.
+    @Test func constantSquareIsCorrectlyRounded() throws {
+        let y = try Self.constantPower(Self.bases, exponent: 2)
+        for (x, result) in zip(Self.bases, y) {
+            let expected = Float(Double(x) * Double(x))
+            #expect(x.isNaN ? result.isNaN : result.bitPattern == expected.bitPattern, "\(x)^2 gave \(result), not \(expected)")
+        }
+    }
+
+    /// The square root in Double rounded to float is correctly rounded (53 ≥ 2·24 + 2 bits); pow
+    /// gives +0 for −0, +∞ for −∞ and NaN below zero.
+    @Test func constantSquareRootIsCorrectlyRoundedWithPowsEdges() throws {
+        let y = try Self.constantPower(Self.bases, exponent: 0.5)
+        for (x, result) in zip(Self.bases, y) {
+            let expected: Float = x == -.infinity ? .infinity : x == 0 ? 0 : Float(Double(x).squareRoot())
+            #expect(expected.isNaN ? result.isNaN : result.bitPattern == expected.bitPattern, "\(x)^0.5 gave \(result), not \(expected)")
+        }
+    }
+
     @Test(arguments: [3, 8, 19])
     func maxPropagatesNaNFromEitherOperand(count: Int) throws {
         // Lengths below, at and above one SIMD8 vector reach both the vector and the scalar loop.

@@ -61,4 +61,56 @@ struct PlanningTests {
         #expect(b["reshaped"]?.shape == [1, 6])
         #expect(try b["reshaped"]?.scalars(as: Float.self) == [0, 1, 2, 3, 4, 5])
     }
+
+    /// A Cast to the type its input already has is the input itself: no kernel runs; a real
+    /// conversion still does.
+    @Test func castToTheSameTypeRunsNothing() throws {
+        let model = ModelBuilder.model(
+            opset: 13,
+            inputs: [ModelBuilder.value("x", .float, [3]), ModelBuilder.value("n", .int64, [3])],
+            outputs: [ModelBuilder.value("y", .float, [3]), ModelBuilder.value("m", .float, [3])],
+            nodes: [ModelBuilder.node("Cast", ["x"], ["c"], attributes: [AttributeProto(name: "to", value: .int(1))]),
+                    ModelBuilder.node("Add", ["c", "c"], ["y"]),
+                    ModelBuilder.node("Cast", ["n"], ["m"], attributes: [AttributeProto(name: "to", value: .int(1))])])
+        let inputs = ["x": try Tensor(shape: [3], scalars: [Float(1.5), -2, 0.25]), "n": try Tensor(shape: [3], scalars: [Int64(7), -1, 0])]
+        let plan = try ExecutionPlan(graph: try Graph(model: model), inputs: inputs)
+        #expect(plan.scheduledOperators == ["Add", "Cast"])
+        let outputs = try OfflineExecutor(graph: try Graph(model: model)).run(inputs)
+        #expect(try outputs["y"]?.scalars(as: Float.self) == [3, -4, 0.5])
+        #expect(try outputs["m"]?.scalars(as: Float.self) == [7, -1, 0])
+    }
+
+    /// A value folded from weights alone is one tensor for every plan of the graph (kernels may
+    /// then re-lay it once per graph, as they do weights); one folded from what a plan was made
+    /// for (here x's shape) is the plan's own.
+    @Test func valuesFoldedFromWeightsAreSharedByPlans() throws {
+        func initializer(_ name: String, _ values: [Float]) -> TensorProto {
+            var tensor = TensorProto()
+            tensor.name = name
+            tensor.dataType = .float
+            tensor.dims = [Int64(values.count)]
+            tensor.floatData = values
+            return tensor
+        }
+        var scale = TensorProto()
+        scale.name = "k"
+        scale.dataType = .int64
+        scale.dims = [1]
+        scale.int64Data = [10]
+        let model = ModelBuilder.model(
+            opset: 13,
+            inputs: [ModelBuilder.value("x", .float, [1], timeAxis: 0)],
+            outputs: [ModelBuilder.value("w", .float, [3]), ModelBuilder.value("s", .int64, [1])],
+            nodes: [ModelBuilder.node("Concat", ["a", "b"], ["w"], attributes: [AttributeProto(name: "axis", value: .int(0))]),
+                    ModelBuilder.node("Shape", ["x"], ["shape"]),
+                    ModelBuilder.node("Mul", ["shape", "k"], ["s"])],
+            initializers: [initializer("a", [1, 2]), initializer("b", [3]), scale])
+        let graph = try Graph(model: model)
+        let plans = try [2, 3].map { frames in
+            try ExecutionPlan(graph: graph, inputs: ["x": try Tensor(zeros: .float32, shape: [frames])])
+        }
+        #expect(try plans.map { try $0.outputs[0].scalars(as: Float.self) } == [[1, 2, 3], [1, 2, 3]])
+        #expect(plans[0].outputs[0].unsafeMutableFloats?.baseAddress == plans[1].outputs[0].unsafeMutableFloats?.baseAddress)
+        #expect(try plans.map { try $0.outputs[1].scalars(as: Int64.self) } == [[20], [30]])
+    }
 }

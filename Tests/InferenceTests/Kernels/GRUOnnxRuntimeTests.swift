@@ -149,15 +149,16 @@ struct GRUOnnxRuntimeTests {
             }
         }
         print("GTCRN GRU forms ran with: \(layouts.sorted().joined(separator: "; "))")
-        // Each path the forms can take is taken: R row-blocked (constant, H % 4 == 0, batch ≤ 4),
-        // block-transposed (AVX-512, one stream, H % 16 == 0) or row-major (batch 33); W
-        // transposed on AVX-512 from 8 projected rows on (33 steps, or batch 33).
+        // Each path the forms can take is taken: H = 16 with R row-blocked (constant, batch ≤ 4)
+        // or block-transposed (AVX-512, one stream); H = 8 and 4 (linear_before_reset = 1) by
+        // the column step on every width, W and R read row-major (33 steps, or batch 33).
         #expect(layouts.contains("H=16 B=1 avx2: R rowBlocked, W row-major"))
         #expect(layouts.contains("H=8 B=33 avx2: R row-major, W row-major"))
+        #expect(layouts.contains("H=4 B=1 avx2: R row-major, W row-major"))
         if widths.contains(.avx512) {
             #expect(layouts.contains("H=16 B=1 avx512: R blockTransposed, W row-major"))
-            #expect(layouts.contains("H=4 B=1 avx512: R rowBlocked, W transposed"))
-            #expect(layouts.contains("H=8 B=33 avx512: R row-major, W transposed"))
+            #expect(layouts.contains("H=4 B=1 avx512: R row-major, W row-major"))
+            #expect(layouts.contains("H=8 B=33 avx512: R row-major, W row-major"))
         }
     }
 }

@@ -1,6 +1,7 @@
 // LSTM against onnxruntime on the LSTM cases of Scripts/gen-recurrent-nodes.py: whole nodes
 // through the engine (every direction, layout, optional input and input_forget, W, R, B and P
-// both as the graph's weights — R then read row-blocked where it can be — and as graph inputs),
+// both as the graph's weights — R (and W for one-row projections) then read re-laid where they
+// can be — and as graph inputs),
 // and LSTMKernel's one-step entry frame by frame.
 //
 // Tolerance: 2e-6 · max(1, max |expected|) per output tensor. Both sides evaluate the same
@@ -43,7 +44,7 @@ struct LSTMOnnxRuntimeTests {
         }
     }
 
-    @Test("LSTMKernel.step, frame by frame, matches onnxruntime's whole forward sequences, with R row-major or row-blocked")
+    @Test("LSTMKernel.step, frame by frame, matches onnxruntime's whole forward sequences, with W and R row-major or packed")
     func steps() throws {
         let fixture = try RecurrentNodeCase.load("lstm.json")
         var checked = 0
@@ -55,10 +56,11 @@ struct LSTMOnnxRuntimeTests {
             for packed in [false, true] {
                 let kernel = try LSTMKernel(
                     sequenceLength: 1, batchSize: batch, inputSize: inputSize, hiddenSize: hidden,
-                    inputForget: test.ints["input_forget"] == 1, packedRecurrence: packed)
+                    inputForget: test.ints["input_forget"] == 1, packedRecurrence: packed, packedInputWeights: packed)
                 var recurrence = try #require(test.floats(2))
                 if let layout = kernel.recurrenceLayout { recurrence = GRUTests.packed(recurrence, layout) }
-                let weights = try #require(test.floats(1))
+                var weights = try #require(test.floats(1))
+                if let layout = kernel.inputWeightsLayout { weights = GRUTests.packed(weights, layout) }
                 let bias = test.floats(3), peepholes = test.floats(7)
                 var hiddenState = test.floats(5) ?? Array(repeating: 0, count: row)
                 var cellState = test.floats(6) ?? Array(repeating: 0, count: row)
@@ -89,7 +91,7 @@ struct LSTMOnnxRuntimeTests {
                     frames += frame.values
                 }
                 test.expectOutputs([frames, hiddenState, cellState], tolerance: Self.tolerance,
-                                   "\(test) steps (R \(packed ? "packed" : "row-major"), onnxruntime \(fixture.onnxruntime))")
+                                   "\(test) steps (W and R \(packed ? "packed" : "row-major"), onnxruntime \(fixture.onnxruntime))")
             }
             checked += 1
         }

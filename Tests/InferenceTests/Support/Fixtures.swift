@@ -23,4 +23,11 @@ enum Fixtures {
         guard FileManager.default.fileExists(atPath: path) else { throw Missing(path: path) }
         return path
     }
+
+    /// A model file under Models/ (e.g. "GTCRN/gtcrn_simple.onnx"); throws when it is absent.
+    static func model(_ relativePath: String) throws -> String {
+        let path = repositoryRoot.appendingPathComponent("Models/\(relativePath)").path
+        guard FileManager.default.fileExists(atPath: path) else { throw Missing(path: path) }
+        return path
+    }
 }
