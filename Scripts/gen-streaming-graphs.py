@@ -159,6 +159,38 @@ def mixed_chain():
     return model(nodes, [info("x", [1, 1, "S", 8]), info("z", [1, "S", 4])], outputs, initializers)
 
 
+def elementwise_chain():
+    """The frame-local operators GTCRN, Silero and DNSMOS brought: Pow, Sqrt, Log, PRelu, Max,
+    ReduceMean and ReduceMax over non-time axes, Split and BatchNormalization along channels,
+    Equal/Not/Cast."""
+    nodes = [
+        helper.make_node("Pow", ["x", "two"], ["sq"], name="pow"),
+        helper.make_node("Add", ["sq", "eps"], ["sq_eps"], name="add_eps"),
+        helper.make_node("Sqrt", ["sq_eps"], ["mag"], name="sqrt"),
+        helper.make_node("Log", ["mag"], ["logmag"], name="log"),
+        helper.make_node("PRelu", ["x", "slope"], ["pr"], name="prelu"),
+        helper.make_node("Max", ["pr", "logmag", "floor"], ["mx"], name="max"),
+        helper.make_node("BatchNormalization", ["mx", "bn_s", "bn_b", "bn_m", "bn_v"], ["bn"], name="bn"),
+        helper.make_node("ReduceMean", ["bn"], ["mean_f"], name="mean_freq", axes=[3], keepdims=1),
+        helper.make_node("ReduceMax", ["bn"], ["max_c"], name="max_chan", axes=[1], keepdims=1),
+        helper.make_node("Sub", ["bn", "mean_f"], ["centered"], name="center"),
+        helper.make_node("Split", ["centered"], ["part_a", "part_b"], name="split", axis=1),
+        helper.make_node("Mul", ["part_a", "part_b"], ["out_split"], name="mul_parts"),
+        helper.make_node("Equal", ["max_c", "zero"], ["is_zero"], name="equal"),
+        helper.make_node("Not", ["is_zero"], ["nonzero"], name="not"),
+        helper.make_node("Cast", ["nonzero"], ["mask"], name="cast", to=TensorProto.FLOAT),
+        helper.make_node("Mul", ["mask", "max_c"], ["out_max"], name="mask_max"),
+    ]
+    initializers = [
+        numpy_helper.from_array(np.array(2, dtype=np.float32), "two"), numpy_helper.from_array(np.array(1e-3, dtype=np.float32), "eps"),
+        weight("slope", [4, 1, 1], 0.3), numpy_helper.from_array(np.array(-0.5, dtype=np.float32), "floor"),
+        weight("bn_s", [4]), weight("bn_b", [4], 0.1), weight("bn_m", [4], 0.1),
+        numpy_helper.from_array(np.full([4], 1.5, dtype=np.float32), "bn_v"), numpy_helper.from_array(np.array(0, dtype=np.float32), "zero"),
+    ]
+    outputs = [info("out_split", [1, 2, "S", 6]), info("out_max", [1, 1, "S", 6])]
+    return model(nodes, [info("x", [1, 4, "S", 6])], outputs, initializers)
+
+
 def refusals():
     x4 = [info("x", [1, 2, "S", 6])]
     y4 = [info("y", ["?"] * 4)]
@@ -205,6 +237,10 @@ def refusals():
     cases["frame_mixing_reshape"] = model(
         [helper.make_node("Reshape", ["x", "shape"], ["y"], name="frame_mixing_reshape")],
         [info("x", [1, 2, "S", 3])], [info("y", [1, "S", 6])], [ints("shape", [1, -1, 6])])
+    cases["time_mean"] = model(
+        [helper.make_node("ReduceMean", ["x"], ["y"], name="time_mean", axes=[2], keepdims=1)], x4, y4, [])
+    cases["time_split"] = model(
+        [helper.make_node("Split", ["x"], ["y", "y2"], name="time_split", axis=2)], x4, [info("y", ["?"] * 4), info("y2", ["?"] * 4)], [])
     cases["time_sum_einsum"] = model(
         [helper.make_node("Einsum", ["x", "x"], ["y"], name="time_sum_einsum", equation="bti,bsj->bsj")],
         [info("x", [1, "S", 4])], [info("y", [1, "S", 4])], [])
@@ -236,7 +272,7 @@ def main():
     if len(sys.argv) != 2:
         sys.exit("usage: gen-streaming-graphs.py OUTDIR")
     out = sys.argv[1]
-    for make in (conv1d_dilated, conv2d_freq_pad, gru_two_layers, gru_batch_major, mixed_chain):
+    for make in (conv1d_dilated, conv2d_freq_pad, gru_two_layers, gru_batch_major, mixed_chain, elementwise_chain):
         write_case(os.path.join(out, "cases", make.__name__), make())
     for name, onnx_model in refusals().items():
         os.makedirs(os.path.join(out, "refusals", name))

@@ -165,3 +165,14 @@ extension BatchNormalization {
         return (pairs.map(\.multiplier), pairs.map(\.offset))
     }
 }
+
+extension BatchNormalization {
+    /// Per channel (axis 1) with parameters fixed in inference mode: frame-local unless the time
+    /// axis is the channel axis, or training mode takes statistics over the frames.
+    func streamingRole(in context: StreamingContext) throws -> StreamingRole {
+        guard let data = context.input(0), let timeAxis = context.axis(data) else { return .frameLocal }
+        if trainingMode { throw context.refusal("in training mode it takes its statistics over the frames") }
+        if timeAxis == 1 { throw context.refusal("the time axis is its channel axis") }
+        return .frameLocal
+    }
+}

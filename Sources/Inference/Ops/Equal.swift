@@ -46,3 +46,8 @@ struct EqualityKernel<Element: TensorElement>: Kernel {
         }
     }
 }
+
+extension Equal {
+    /// Elementwise: each frame's outputs come from that frame's inputs alone.
+    func streamingRole(in context: StreamingContext) throws -> StreamingRole { .frameLocal }
+}

@@ -64,3 +64,8 @@ struct MaximumKernel: Kernel {
         }
     }
 }
+
+extension Max {
+    /// Elementwise: each frame's outputs come from that frame's inputs alone.
+    func streamingRole(in context: StreamingContext) throws -> StreamingRole { .frameLocal }
+}

@@ -10,3 +10,8 @@ struct Not: Operator {
         ScalarActivationKernel<Bool>(transform: { !$0 }, input: try inputs.required(0), output: outputs[0])
     }
 }
+
+extension Not {
+    /// Elementwise: each frame's outputs come from that frame's inputs alone.
+    func streamingRole(in context: StreamingContext) throws -> StreamingRole { .frameLocal }
+}

@@ -37,3 +37,8 @@ enum ParametricRectification: BinaryOperation {
         x.leakyRectified(slope: slope)
     }
 }
+
+extension PRelu {
+    /// Elementwise: each frame's outputs come from that frame's inputs alone.
+    func streamingRole(in context: StreamingContext) throws -> StreamingRole { .frameLocal }
+}

@@ -154,3 +154,8 @@ struct PowerKernel<Base: CastableElement, Exponent: CastableElement>: Kernel {
         return result
     }
 }
+
+extension Pow {
+    /// Elementwise: each frame's outputs come from that frame's inputs alone.
+    func streamingRole(in context: StreamingContext) throws -> StreamingRole { .frameLocal }
+}

@@ -18,12 +18,16 @@ struct Reduction<Operation: ReductionOperation>: Operator {
 
     var planTimeInputs: [Int] { axesFromInput ? [1] : [] }
 
-    func layout(of shape: [Int], inputs: [ValueDescriptor?]) throws -> ReductionLayout {
+    /// The axes reduced for an input of `rank`.
+    func reducedAxes(rank: Int, inputs: [ValueDescriptor?]) throws -> Set<Int> {
         let requested = (axesFromInput ? try inputs.integerConstant(1, "axes") : attributeAxes) ?? []
-        let axes = try requested.map { try normalizedAxis($0, rank: shape.count) }
+        let axes = try requested.map { try normalizedAxis($0, rank: rank) }
         guard Set(axes).count == axes.count else { throw OperatorError("repeated axis in \(requested)") }
-        let reduced = requested.isEmpty ? (noopWithEmptyAxes ? [] : Set(shape.indices)) : Set(axes)
-        return ReductionLayout(shape: shape, axes: reduced, keepDimensions: keepDimensions)
+        return requested.isEmpty ? (noopWithEmptyAxes ? [] : Set(0..<rank)) : Set(axes)
+    }
+
+    func layout(of shape: [Int], inputs: [ValueDescriptor?]) throws -> ReductionLayout {
+        ReductionLayout(shape: shape, axes: try reducedAxes(rank: shape.count, inputs: inputs), keepDimensions: keepDimensions)
     }
 
     func outputs(for inputs: [ValueDescriptor?]) throws -> [ValueDescriptor] {
@@ -121,5 +125,15 @@ struct FloatReductionKernel<Combination: FloatReducer>: Kernel {
         for index in 0..<output.elementCount {
             y[index] = Combination.finish(y[index], count: layout.reducedCount)
         }
+    }
+}
+
+extension Reduction {
+    /// Frame-local unless it reduces over the time axis.
+    func streamingRole(in context: StreamingContext) throws -> StreamingRole {
+        guard let data = context.input(0), let timeAxis = context.axis(data) else { return .frameLocal }
+        let axes = try context.operatorCall { try reducedAxes(rank: context.shape(data).count, inputs: context.inputDescriptors) }
+        if axes.contains(timeAxis) { throw context.refusal("it reduces over the time axis \(timeAxis)") }
+        return .frameLocal
     }
 }

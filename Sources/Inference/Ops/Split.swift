@@ -73,3 +73,10 @@ struct SplitKernel: Kernel {
         for part in parts { part.execute() }
     }
 }
+
+extension Split {
+    /// Frame-local unless it cuts along the time axis.
+    func streamingRole(in context: StreamingContext) throws -> StreamingRole {
+        try context.frameLocal(unlessMixing: [axis], of: "splits")
+    }
+}

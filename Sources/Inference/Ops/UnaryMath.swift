@@ -60,3 +60,8 @@ struct FloatMathKernel: Kernel {
         }
     }
 }
+
+extension UnaryMath {
+    /// Elementwise: each frame's outputs come from that frame's inputs alone.
+    func streamingRole(in context: StreamingContext) throws -> StreamingRole { .frameLocal }
+}

@@ -12,7 +12,7 @@ import Testing
 /// 42 GRU steps, so float32 rounding in a different summation order stays near 1e-6; a dropped
 /// or misplaced history frame or a lost hidden state changes outputs by O(0.1).
 @Suite struct StreamingGraphTests {
-    static let cases = ["conv1d_dilated", "conv2d_freq_pad", "gru_two_layers", "gru_batch_major", "mixed_chain"]
+    static let cases = ["conv1d_dilated", "conv2d_freq_pad", "gru_two_layers", "gru_batch_major", "mixed_chain", "elementwise_chain"]
     static let tolerance: Float = 1e-5
 
     struct Case {
@@ -118,6 +118,7 @@ import Testing
         ("same_time_conv", "pads (1, 1)"), ("time_gram", "contracts"), ("short_pad", "spans 3 frames, not 2"),
         ("nonzero_pad", "not a constant zero"), ("gru_sequence_lens", "sequence_lens"),
         ("frame_mixing_reshape", "moves data across frames"), ("time_sum_einsum", "sums over the time axis"),
+        ("time_mean", "reduces"), ("time_split", "splits along the time axis"),
     ]
 
     @Test(arguments: refusals.map(\.name))
