@@ -18,6 +18,22 @@ let uncheckedLoops: [SwiftSetting] = [
     .unsafeFlags(["-Ounchecked"], .when(configuration: .release)),
 ]
 let kernelSettings: [SwiftSetting] = vectorISA + uncheckedLoops
+// Debian's serial OpenBLAS guards its buffer pool with a spin lock (an uncontended xchg); the
+// default pthread build takes a pthread mutex in every sgemm, which a real-time callback must not.
+// Whatever links the real-time hosts (the plugins, dfkit for its JACK client, the tests proving
+// them lock-free) finds libopenblas.so.0 there first; the kernels and results are the same.
+#if arch(x86_64)
+let serialOpenBLAS: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "-rpath", "-Xlinker", "/usr/lib/x86_64-linux-gnu/openblas-serial"])]
+#elseif arch(arm64)
+let serialOpenBLAS: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "-rpath", "-Xlinker", "/usr/lib/aarch64-linux-gnu/openblas-serial"])]
+#else
+let serialOpenBLAS: [LinkerSetting] = []
+#endif
+// A shared object for C hosts carries the Swift runtime and Foundation inside it (hidden by the
+// runtime's own --exclude-libs ALL). -static-stdlib links Foundation's archives but not the ones
+// they need in turn, so those follow (their order matters to the linker).
+let staticSwiftRuntime = ["-use-ld=lld", "-Xlinker", "-Bsymbolic", "-static-stdlib", "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCShims", "-l_FoundationCollections",
+                          "-ldispatch", "-lBlocksRuntime", "-lswiftCore", "-lstdc++"]
 
 let package = Package(
     name: "DeepFilterKit",
@@ -25,13 +41,16 @@ let package = Package(
     products: [
         .executable(name: "dfkit", targets: ["dfkit"]),
         .executable(name: "dfbench", targets: ["dfbench"]),
-        .library(name: "DeepFilterKit", targets: ["ModelCatalog", "Enhancement", "DeepFilter", "GTCRN", "Realtime", "Inference", "ONNX", "DSP"]),
+        .library(name: "DeepFilterKit", targets: ["ModelCatalog", "Enhancement", "DeepFilter", "GTCRN", "Realtime", "Live", "Inference", "ONNX", "DSP"]),
+        // libdfkit-ladspa.so: the LADSPA plugins, and the LV2 ones when installed as dfkit.lv2/dfkit.so.
+        .library(name: "dfkit-ladspa", type: .dynamic, targets: ["CLivePlugins", "LivePlugins"]),
     ],
     targets: [
         .systemLibrary(name: "CBLAS", pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
         .systemLibrary(name: "CFFTW", pkgConfig: "fftw3f", providers: [.apt(["libfftw3-dev"])]),
         .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
+        .systemLibrary(name: "CJack", pkgConfig: "jack", providers: [.apt(["libjack-jackd2-dev"])]),
 
         .target(name: "Protobuf", swiftSettings: vectorISA),
         .target(name: "ONNX", dependencies: ["Protobuf"], swiftSettings: vectorISA),
@@ -45,7 +64,17 @@ let package = Package(
         // Every model behind the seam, found by name or folder: what commands and hosts choose from.
         .target(name: "ModelCatalog", dependencies: ["Enhancement", "DeepFilter", "GTCRN"], swiftSettings: vectorISA),
         .target(name: "Realtime", dependencies: ["Enhancement", "DSP"], swiftSettings: vectorISA),
-        .executableTarget(name: "dfkit", dependencies: ["ModelCatalog", "Enhancement", "DeepFilter", "Realtime", "Inference", "ONNX", "DSP"],
+        // Any enhancer inside a host's callbacks: variable block sizes, stated latency, pass-through.
+        .target(name: "Live", dependencies: ["Enhancement", "DSP", "Realtime"], swiftSettings: vectorISA),
+        // The plugins' C ABI in Swift, and the LADSPA/LV2 descriptors in C (headers from Debian's
+        // ladspa-sdk and lv2-dev). The Swift runtime is linked into the shared object, so that a
+        // host needs no Swift toolchain; nothing else links these two targets.
+        .target(name: "LivePlugins", dependencies: ["Live", "ModelCatalog", "Enhancement", "CBLAS"], swiftSettings: vectorISA),
+        .target(name: "CLivePlugins", dependencies: ["LivePlugins"], linkerSettings: [.unsafeFlags(staticSwiftRuntime)] + serialOpenBLAS),
+        // The JACK client behind `dfkit live --jack`.
+        .target(name: "LiveJack", dependencies: ["Live", "Enhancement", "DSP", "Realtime", "CJack"], swiftSettings: vectorISA,
+                linkerSettings: serialOpenBLAS),
+        .executableTarget(name: "dfkit", dependencies: ["ModelCatalog", "Enhancement", "DeepFilter", "Realtime", "Live", "LiveJack", "Inference", "ONNX", "DSP"],
                           swiftSettings: vectorISA),
         .executableTarget(name: "dfbench", dependencies: ["ModelCatalog", "Enhancement", "DeepFilter", "Realtime", "Inference", "AVX512Kernels", "ONNX", "DSP", "CBLAS"],
                           path: "Benchmarks/dfbench", swiftSettings: vectorISA),
@@ -56,6 +85,12 @@ let package = Package(
         .testTarget(name: "ONNXTests", dependencies: ["ONNX", "Protobuf", "TestSupport"], swiftSettings: vectorISA),
         // Test support: counts a thread's heap allocations by interposing malloc (see its header).
         .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
+        // Test support: counts a thread's locks, waits, sleeps and yields by interposing them (see its header).
+        .target(name: "RealtimeCallCounter", path: "Tests/RealtimeCallCounter", linkerSettings: serialOpenBLAS),
+        // A small LADSPA/LV2 host for the plugin tests: any block sizes, hostile call sequences,
+        // run() counted by both interposers. Exported symbols, so that the plugin's calls reach them.
+        .executableTarget(name: "plugin-host", dependencies: ["AllocationCounter", "RealtimeCallCounter"], path: "Tests/PluginHost",
+                          linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"])]),
         .testTarget(name: "InferenceTests", dependencies: ["Inference", "AVX512Kernels", "ONNX", "AllocationCounter", "CBLAS", "TestSupport"],
                     swiftSettings: vectorISA),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "TestSupport"], swiftSettings: vectorISA),

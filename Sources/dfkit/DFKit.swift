@@ -10,6 +10,7 @@ enum DFKit {
             CompareCommand.self,
             InspectCommand.self,
             SimulateCommand.self,
+            LiveCommand.self,
             RunCommand.self,
             ModelsCommand.self,
         ]
