@@ -18,16 +18,19 @@ let uncheckedLoops: [SwiftSetting] = [
     .unsafeFlags(["-Ounchecked"], .when(configuration: .release)),
 ]
 let kernelSettings: [SwiftSetting] = vectorISA + uncheckedLoops
-// Debian's serial OpenBLAS guards its buffer pool with a spin lock (an uncontended xchg); the
-// default pthread build takes a pthread mutex in every sgemm, which a real-time callback must not.
-// Whatever links the real-time hosts (the plugins, dfkit for its JACK client, the tests proving
-// them lock-free) finds libopenblas.so.0 there first; the kernels and results are the same.
+// Debian's default OpenBLAS (pthread) takes a pthread mutex around its buffer pool in every
+// sgemm, which a real-time callback must not; its serial build gives wrong results when two
+// threads call it at once. The OpenMP build guards each buffer with a spin lock instead (an
+// uncontended xchg; sched_yield only while another thread holds that buffer) and is correct from
+// any number of threads. Whatever links the real-time hosts (the plugins, dfkit for its JACK
+// client, the tests proving them lock-free) finds libopenblas.so.0 there first; kernels and
+// results are the same.
 #if arch(x86_64)
-let serialOpenBLAS: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "-rpath", "-Xlinker", "/usr/lib/x86_64-linux-gnu/openblas-serial"])]
+let realTimeOpenBLAS: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "-rpath", "-Xlinker", "/usr/lib/x86_64-linux-gnu/openblas-openmp"])]
 #elseif arch(arm64)
-let serialOpenBLAS: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "-rpath", "-Xlinker", "/usr/lib/aarch64-linux-gnu/openblas-serial"])]
+let realTimeOpenBLAS: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "-rpath", "-Xlinker", "/usr/lib/aarch64-linux-gnu/openblas-openmp"])]
 #else
-let serialOpenBLAS: [LinkerSetting] = []
+let realTimeOpenBLAS: [LinkerSetting] = []
 #endif
 // A shared object for C hosts carries the Swift runtime and Foundation inside it (hidden by the
 // runtime's own --exclude-libs ALL). -static-stdlib links Foundation's archives but not the ones
@@ -70,10 +73,10 @@ let package = Package(
         // ladspa-sdk and lv2-dev). The Swift runtime is linked into the shared object, so that a
         // host needs no Swift toolchain; nothing else links these two targets.
         .target(name: "LivePlugins", dependencies: ["Live", "ModelCatalog", "Enhancement", "CBLAS"], swiftSettings: vectorISA),
-        .target(name: "CLivePlugins", dependencies: ["LivePlugins"], linkerSettings: [.unsafeFlags(staticSwiftRuntime)] + serialOpenBLAS),
+        .target(name: "CLivePlugins", dependencies: ["LivePlugins"], linkerSettings: [.unsafeFlags(staticSwiftRuntime)] + realTimeOpenBLAS),
         // The JACK client behind `dfkit live --jack`.
         .target(name: "LiveJack", dependencies: ["Live", "Enhancement", "DSP", "Realtime", "CJack"], swiftSettings: vectorISA,
-                linkerSettings: serialOpenBLAS),
+                linkerSettings: realTimeOpenBLAS),
         .executableTarget(name: "dfkit", dependencies: ["ModelCatalog", "Enhancement", "DeepFilter", "Realtime", "Live", "LiveJack", "Inference", "ONNX", "DSP"],
                           swiftSettings: vectorISA),
         .executableTarget(name: "dfbench", dependencies: ["ModelCatalog", "Enhancement", "DeepFilter", "Realtime", "Inference", "AVX512Kernels", "ONNX", "DSP", "CBLAS"],
@@ -86,7 +89,7 @@ let package = Package(
         // Test support: counts a thread's heap allocations by interposing malloc (see its header).
         .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
         // Test support: counts a thread's locks, waits, sleeps and yields by interposing them (see its header).
-        .target(name: "RealtimeCallCounter", path: "Tests/RealtimeCallCounter", linkerSettings: serialOpenBLAS),
+        .target(name: "RealtimeCallCounter", path: "Tests/RealtimeCallCounter", linkerSettings: realTimeOpenBLAS),
         // A small LADSPA/LV2 host for the plugin tests: any block sizes, hostile call sequences,
         // run() counted by both interposers. Exported symbols, so that the plugin's calls reach them.
         .executableTarget(name: "plugin-host", dependencies: ["AllocationCounter", "RealtimeCallCounter"], path: "Tests/PluginHost",
@@ -99,6 +102,8 @@ let package = Package(
         .testTarget(name: "RealtimeTests", dependencies: ["Realtime", "DeepFilter", "Enhancement", "DSP"], swiftSettings: vectorISA),
         .testTarget(name: "EnhancementTests", dependencies: ["Enhancement", "ModelCatalog", "DSP", "TestSupport"], swiftSettings: vectorISA),
         .testTarget(name: "CLITests", dependencies: ["dfkit"], swiftSettings: vectorISA),
+        .testTarget(name: "LiveTests", dependencies: ["Live", "Enhancement", "ModelCatalog", "DSP", "Realtime", "TestSupport", "RealtimeCallCounter"],
+                    swiftSettings: vectorISA),
 
         // libFuzzer targets (Scripts/fuzz): each file defines LLVMFuzzerTestOneInput.
         .executableTarget(name: "ModelReaderFuzzer", dependencies: ["ONNX", "Inference"], path: "Fuzz/ModelReaderFuzzer"),
