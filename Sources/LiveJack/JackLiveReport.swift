@@ -22,6 +22,8 @@ public struct JackLiveReport: Encodable, Sendable {
     public let latencyMilliseconds: Double
     /// Whether the JACK server runs its clients' threads with real-time priority.
     public let realtime: Bool
+    /// Whether the process's memory is locked in RAM (mlockall) while it runs.
+    public let memoryLocked: Bool
     public let seconds: Double
     public let callbacks: Int
     public let xruns: Int

@@ -83,6 +83,10 @@ public final class JackLiveSession {
         let feeder = reader.map { FileFeeder(reader: $0, flush: enhancer.latency + period) }
         feeder?.fill(state.playback!, completion: state.playbackComplete)
 
+        // Locked pages cannot be paged out (or faulted in) under the callback; refused without the
+        // privilege (RLIMIT_MEMLOCK), which the report says.
+        let memoryLocked = mlockall(MCL_CURRENT | MCL_FUTURE) == 0
+        defer { if memoryLocked { munlockall() } }
         let context = Unmanaged.passRetained(state)
         defer { context.release() }
         let argument = context.toOpaque()
@@ -136,7 +140,7 @@ public final class JackLiveSession {
         return JackLiveReport(
             model: model.name, server: Self.serverName, sampleRate: sampleRate, periodFrames: state.periodFrames.load(ordering: .relaxed),
             latencySamples: enhancer.latency, latencyMilliseconds: Double(enhancer.latency) * 1000 / Double(sampleRate),
-            realtime: jack_is_realtime(client) != 0,
+            realtime: jack_is_realtime(client) != 0, memoryLocked: memoryLocked,
             seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18,
             callbacks: state.callbacks.load(ordering: .relaxed), xruns: state.xruns.load(ordering: .relaxed),
             dspLoadPercent: .init(mean: loadCount > 0 ? loadSum / Double(loadCount) : 0, max: loadMaximum),

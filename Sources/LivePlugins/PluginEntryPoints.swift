@@ -16,7 +16,8 @@ public func dfkitPluginInstantiate(_ kind: Int32, _ sampleRate: Double, _ plugin
         let instance = try PluginInstance(kind: kind, sampleRate: sampleRate, pluginPath: pluginPath.map { String(cString: $0) } ?? "")
         return Unmanaged.passRetained(instance).toOpaque()
     } catch {
-        let message = "\(kind.label): cannot instantiate at \(sampleRate) Hz: \(error)\n"
+        let rate = sampleRate == sampleRate.rounded() && abs(sampleRate) < 1e9 ? String(Int(sampleRate)) : String(sampleRate)
+        let message = "\(kind.label): cannot instantiate at \(rate) Hz: \(error)\n"
         _ = message.withCString { write(STDERR_FILENO, $0, strlen($0)) }
         return nil
     }

@@ -95,7 +95,7 @@ struct LiveCommand: Command {
         let period = Double(report.periodFrames) * 1000 / Double(report.sampleRate)
         var lines = [
             "jack live: \(report.model) on server '\(report.server)' at \(report.sampleRate) Hz, period \(report.periodFrames) frames "
-                + "(\(f(period)) ms), real-time threads \(report.realtime ? "yes" : "no")",
+                + "(\(f(period)) ms), real-time threads \(report.realtime ? "yes" : "no"), memory locked \(report.memoryLocked ? "yes" : "no")",
             "  latency          \(report.latencySamples) samples (\(f(report.latencyMilliseconds)) ms)",
             "  callbacks        \(report.callbacks) in \(f(report.seconds)) s, xruns \(report.xruns)",
             "  DSP load %       mean \(f(report.dspLoadPercent.mean, 2))  max \(f(report.dspLoadPercent.max, 2))  (jack_cpu_load every 100 ms)",
