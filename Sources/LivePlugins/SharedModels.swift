@@ -19,9 +19,11 @@ enum SharedModels {
     static func acquire(_ name: String, roots: [ModelCatalog.SearchRoot]) throws -> (model: any EnhancerModel, folder: String) {
         try entries.withLock { entries in
             guard let found = ModelCatalog.locate(name, roots: roots) else {
-                // The catalog's message says where it looked and what to do.
-                _ = try ModelCatalog.model(name, roots: roots)
-                throw EnhancerError.modelNotFound("model \(name) not found")
+                let folder = ModelCatalog.kinds.first { $0.name == name }?.folderName ?? name
+                let searched = roots.isEmpty ? "any folder" : roots.map { "\($0.path) (\($0.origin))" }.joined(separator: ", ")
+                throw EnhancerError.modelNotFound(
+                    "model \(name) (folder \(folder)) not found in \(searched); set \(ModelCatalog.directoryVariable) to the folder "
+                        + "holding \(folder), or install the plugins with their models (Scripts/install-plugins)")
             }
             if var entry = entries[found.directory] {
                 entry.users += 1
