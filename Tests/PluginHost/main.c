@@ -20,7 +20,8 @@
 //   --toggle-at N         switch the enable port (the one named by --enable-port) off at frame N
 //   --enable-port INDEX   the enable port's index, for --toggle-at
 // Prints "key value" lines: latency, frames, and with --count-realtime allocations, locks,
-// waits, sleeps, yields; run_us_p50, run_us_p99, run_us_max, rss_kb. Exit status 3 when
+// waits, sleeps, yields; run_us_p50, run_us_p99, run_us_max, run_us_total (instance 0's run()
+// calls), rss_kb. Exit status 3 when
 // instantiate returns NULL.
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -309,9 +310,12 @@ int main(int argc, char **argv) {
                (unsigned long long)counted.locks, (unsigned long long)counted.waits, (unsigned long long)counted.sleeps,
                (unsigned long long)counted.yields);
     }
+    double total = 0;
+    for (size_t i = 0; i < timed; i++) total += times[i];
     qsort(times, timed, sizeof(double), compare_doubles);
     if (timed > 0) {
-        printf("run_us_p50 %.3f\nrun_us_p99 %.3f\nrun_us_max %.3f\n", times[timed / 2], times[(size_t)(timed * 0.99)], times[timed - 1]);
+        printf("run_us_p50 %.3f\nrun_us_p99 %.3f\nrun_us_max %.3f\nrun_us_total %.0f\n", times[timed / 2], times[(size_t)(timed * 0.99)],
+               times[timed - 1], total);
     }
     int finite = 1;
     for (size_t i = 0; i < frames * (size_t)outputs; i++) if (!isfinite(result[i])) finite = 0;
