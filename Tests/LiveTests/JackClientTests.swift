@@ -90,17 +90,20 @@ import Testing
         return try #require(try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any])
     }
 
-    /// Up to three attempts, each on a fresh server: an xrun of the VM (the dummy driver's own
-    /// timer waking a period late, which jackd logs as "JackTimedDriver::Process XRun" and which
-    /// jack_metro, a client that does nothing, also meets on this 2-core machine under load) must
-    /// not fail the test, while a client too slow for its period misses in every attempt. Every
-    /// attempt's report and jackd's xrun lines are printed.
-    @Test(arguments: [256, 480, 1024])
+    /// Up to five attempts, each on a fresh server: on the project's 2-core VM under load a
+    /// SCHED_FIFO client thread is now and then not woken within a period at all (jackd logs
+    /// "client = … was not finished, state = Triggered"; jack_metro, a client that does nothing,
+    /// meets it as often as ours, and the host's steal time grows meanwhile), which says nothing
+    /// about the client, while a client too slow for its period misses in every attempt. The
+    /// shortest period runs last, when the rest of the suite has mostly finished. Every attempt's
+    /// report and jackd's xrun lines are printed.
+    @Test(arguments: [1024, 480, 256])
     func twentySecondsWithoutXRunsAndTheStreamingPathsSamples(period: Int) throws {
         let (input, reference) = try Self.clip.get()
         var report: [String: Any] = [:]
         var output = ""
-        for attempt in 1...3 {
+        let attempts = 5
+        for attempt in 1...attempts {
             let server = try Server(period: period)
             defer { server.stop() }
             output = try HostFixtures.get().scratch("jack-\(period).wav")
@@ -110,11 +113,11 @@ import Testing
             let xrunLines = server.output.split(separator: "\n").filter { $0.contains("XRun") }
             print("attempt \(attempt), jackd \(server.realtime ? "-R (real-time)" : "-r (no real-time privileges here)") -p \(period): "
                   + "\(result.standardOutput)\(xrunLines.isEmpty ? "" : "jackd: " + xrunLines.joined(separator: "; "))")
-            if report["xruns"] as? Int == 0 { break }
+            if report["xruns"] as? Int == 0 || attempt == attempts { break }
             try? FileManager.default.removeItem(atPath: output)
         }
         defer { try? FileManager.default.removeItem(atPath: output) }
-        #expect(report["xruns"] as? Int == 0, "xruns at period \(period) in three attempts")
+        #expect(report["xruns"] as? Int == 0, "xruns at period \(period) in \(attempts) attempts")
         #expect(report["period_frames"] as? Int == period)
         #expect(report["sample_rate"] as? Int == 48_000)
         // DFN3's 1440 samples plus frame − gcd(period, frame) for a fixed period of 480-sample frames.
