@@ -50,7 +50,9 @@ import Testing
             guard let started else {
                 throw Subprocess.Missing(description: "jackd -d dummy -p \(period) did not come up, with -R or -r: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
             }
-            (process, realtime) = started
+            process = started.0
+            // jackd -R keeps running without real-time scheduling when the system refuses it.
+            realtime = started.1 && !((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("Cannot use real-time scheduling")
         }
 
         var output: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
@@ -111,7 +113,7 @@ import Testing
                                             environment: try HostFixtures.get().environment.merging(["JACK_DEFAULT_SERVER": server.name]) { $1 })
             report = try Self.json(result, server)
             let xrunLines = server.output.split(separator: "\n").filter { $0.contains("XRun") }
-            print("attempt \(attempt), jackd \(server.realtime ? "-R (real-time)" : "-r (no real-time privileges here)") -p \(period): "
+            print("attempt \(attempt), jackd -p \(period), real-time scheduling \(server.realtime ? "granted" : "refused here (jackd runs without it)"): "
                   + "\(result.standardOutput)\(xrunLines.isEmpty ? "" : "jackd: " + xrunLines.joined(separator: "; "))")
             if report["xruns"] as? Int == 0 || attempt == attempts { break }
             try? FileManager.default.removeItem(atPath: output)
