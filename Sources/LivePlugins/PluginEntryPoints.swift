@@ -42,12 +42,6 @@ public func dfkitPluginRun(_ instance: UnsafeMutableRawPointer?, _ count: UInt) 
     Unmanaged<PluginInstance>.fromOpaque(instance).takeUnretainedValue().run(Int(clamping: count))
 }
 
-@_cdecl("dfkit_plugin_latency")
-public func dfkitPluginLatency(_ instance: UnsafeMutableRawPointer?) -> UInt32 {
-    guard let instance else { return 0 }
-    return UInt32(Unmanaged<PluginInstance>.fromOpaque(instance).takeUnretainedValue().latency)
-}
-
 @_cdecl("dfkit_plugin_cleanup")
 public func dfkitPluginCleanup(_ instance: UnsafeMutableRawPointer?) {
     guard let instance else { return }

@@ -22,7 +22,6 @@ void *dfkit_plugin_instantiate(int32_t kind, double sample_rate, const char *plu
 void dfkit_plugin_connect(void *instance, int32_t role, int32_t channel, float *data);
 void dfkit_plugin_activate(void *instance);
 void dfkit_plugin_run(void *instance, unsigned long count);
-uint32_t dfkit_plugin_latency(void *instance);
 void dfkit_plugin_cleanup(void *instance);
 
 // One port of a plugin, in descriptor order.
