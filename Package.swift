@@ -18,6 +18,25 @@ let uncheckedLoops: [SwiftSetting] = [
     .unsafeFlags(["-Ounchecked"], .when(configuration: .release)),
 ]
 let kernelSettings: [SwiftSetting] = vectorISA + uncheckedLoops
+// Debian's default OpenBLAS (pthread) takes a pthread mutex around its buffer pool in every
+// sgemm, which a real-time callback must not; its serial build gives wrong results when two
+// threads call it at once. The OpenMP build guards each buffer with a spin lock instead (an
+// uncontended xchg; sched_yield only while another thread holds that buffer) and is correct from
+// any number of threads. Whatever links the real-time hosts (the plugins, dfkit for its JACK
+// client, the tests proving them lock-free) finds libopenblas.so.0 there first; kernels and
+// results are the same.
+#if arch(x86_64)
+let realTimeOpenBLAS: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "-rpath", "-Xlinker", "/usr/lib/x86_64-linux-gnu/openblas-openmp"])]
+#elseif arch(arm64)
+let realTimeOpenBLAS: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "-rpath", "-Xlinker", "/usr/lib/aarch64-linux-gnu/openblas-openmp"])]
+#else
+let realTimeOpenBLAS: [LinkerSetting] = []
+#endif
+// A shared object for C hosts carries the Swift runtime and Foundation inside it (hidden by the
+// runtime's own --exclude-libs ALL). -static-stdlib links Foundation's archives but not the ones
+// they need in turn, so those follow (their order matters to the linker).
+let staticSwiftRuntime = ["-use-ld=lld", "-Xlinker", "-Bsymbolic", "-static-stdlib", "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCShims", "-l_FoundationCollections",
+                          "-ldispatch", "-lBlocksRuntime", "-lswiftCore", "-lstdc++"]
 
 let package = Package(
     name: "DeepFilterKit",
@@ -26,7 +45,9 @@ let package = Package(
         .executable(name: "dfkit", targets: ["dfkit"]),
         .executable(name: "dfbench", targets: ["dfbench"]),
         .library(name: "DeepFilterKit", targets: ["ModelCatalog", "Enhancement", "DeepFilter", "GTCRN", "QualityScore", "VoiceActivity", "Realtime",
-                                                  "Inference", "ONNX", "DSP"]),
+                                                  "Live", "Inference", "ONNX", "DSP"]),
+        // libdfkit-ladspa.so: the LADSPA plugins, and the LV2 ones when installed as dfkit.lv2/dfkit.so.
+        .library(name: "dfkit-ladspa", type: .dynamic, targets: ["CLivePlugins", "LivePlugins"]),
     ],
     targets: [
         .systemLibrary(name: "CBLAS", pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
@@ -34,6 +55,7 @@ let package = Package(
         .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CJack", pkgConfig: "jack", providers: [.apt(["libjack-jackd2-dev"])]),
 
         .target(name: "Protobuf", swiftSettings: vectorISA),
         .target(name: "ONNX", dependencies: ["Protobuf"], swiftSettings: vectorISA),
@@ -52,8 +74,18 @@ let package = Package(
         // Many files per command: manifests, shards, results, reports.
         .target(name: "Corpus", dependencies: ["Enhancement", "ModelCatalog", "DSP"], swiftSettings: vectorISA),
         .target(name: "Realtime", dependencies: ["Enhancement", "DSP"], swiftSettings: vectorISA),
+        // Any enhancer inside a host's callbacks: variable block sizes, stated latency, pass-through.
+        .target(name: "Live", dependencies: ["Enhancement", "DSP", "Realtime"], swiftSettings: vectorISA),
+        // The plugins' C ABI in Swift, and the LADSPA/LV2 descriptors in C (headers from Debian's
+        // ladspa-sdk and lv2-dev). The Swift runtime is linked into the shared object, so that a
+        // host needs no Swift toolchain; nothing else links these two targets.
+        .target(name: "LivePlugins", dependencies: ["Live", "ModelCatalog", "Enhancement", "CBLAS"], swiftSettings: vectorISA),
+        .target(name: "CLivePlugins", dependencies: ["LivePlugins"], linkerSettings: [.unsafeFlags(staticSwiftRuntime)] + realTimeOpenBLAS),
+        // The JACK client behind `dfkit live --jack`.
+        .target(name: "LiveJack", dependencies: ["Live", "Enhancement", "DSP", "Realtime", "CJack"], swiftSettings: vectorISA,
+                linkerSettings: realTimeOpenBLAS),
         .executableTarget(name: "dfkit", dependencies: ["CZlib", "Corpus", "ModelCatalog", "Enhancement", "DeepFilter", "QualityScore",
-                                                        "VoiceActivity", "Realtime", "Inference", "ONNX", "DSP"],
+                                                        "VoiceActivity", "Realtime", "Live", "LiveJack", "Inference", "ONNX", "DSP"],
                           swiftSettings: vectorISA),
         .executableTarget(name: "dfbench", dependencies: ["Corpus", "ModelCatalog", "Enhancement", "DeepFilter", "QualityScore", "VoiceActivity",
                                                           "Realtime", "Inference", "AVX512Kernels", "ONNX", "DSP", "CBLAS"],
@@ -65,6 +97,12 @@ let package = Package(
         .testTarget(name: "ONNXTests", dependencies: ["ONNX", "Protobuf", "TestSupport"], swiftSettings: vectorISA),
         // Test support: counts a thread's heap allocations by interposing malloc (see its header).
         .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
+        // Test support: counts a thread's locks, waits, sleeps and yields by interposing them (see its header).
+        .target(name: "RealtimeCallCounter", path: "Tests/RealtimeCallCounter", linkerSettings: realTimeOpenBLAS),
+        // A small LADSPA/LV2 host for the plugin tests: any block sizes, hostile call sequences,
+        // run() counted by both interposers. Exported symbols, so that the plugin's calls reach them.
+        .executableTarget(name: "plugin-host", dependencies: ["AllocationCounter", "RealtimeCallCounter"], path: "Tests/PluginHost",
+                          linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"])]),
         .testTarget(name: "InferenceTests", dependencies: ["Inference", "AVX512Kernels", "ONNX", "AllocationCounter", "CBLAS", "TestSupport"],
                     swiftSettings: vectorISA),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "TestSupport"], swiftSettings: vectorISA),
@@ -76,6 +114,8 @@ let package = Package(
         .testTarget(name: "QualityScoreTests", dependencies: ["QualityScore", "DSP", "TestSupport"], swiftSettings: vectorISA),
         .testTarget(name: "VoiceActivityTests", dependencies: ["VoiceActivity", "DSP", "TestSupport"], swiftSettings: vectorISA),
         .testTarget(name: "CLITests", dependencies: ["dfkit"], swiftSettings: vectorISA),
+        .testTarget(name: "LiveTests", dependencies: ["Live", "Enhancement", "ModelCatalog", "DSP", "Realtime", "TestSupport", "RealtimeCallCounter"],
+                    swiftSettings: vectorISA),
 
         // libFuzzer targets (Scripts/fuzz): each file defines LLVMFuzzerTestOneInput.
         .executableTarget(name: "ModelReaderFuzzer", dependencies: ["ONNX", "Inference"], path: "Fuzz/ModelReaderFuzzer"),

@@ -2,6 +2,10 @@
 public enum RealtimeError: Error, Equatable, CustomStringConvertible {
     /// A hardware buffer that is not a power of two between 256 and 4096 frames.
     case unsupportedBufferSize(Int)
+    /// A buffer size the device profile does not allow.
+    case bufferSizeNotAllowed(Int, allowed: String)
+    /// A device profile name that is not one of `DeviceProfile.all`.
+    case unknownDevice(String)
     /// A hardware or app sample rate outside what the model covers.
     case unsupportedSampleRate(Int, role: String)
     /// A 10 ms framer rate that is not one of 8, 16, 24, 32, 44.1, 48, 88.2, 96 kHz.
@@ -17,6 +21,10 @@ public enum RealtimeError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .unsupportedBufferSize(let frames):
             "hardware buffer of \(frames) frames is not supported: use a power of two from 256 to 4096"
+        case .bufferSizeNotAllowed(let frames, let allowed):
+            "hardware buffer of \(frames) frames is not allowed here: use \(allowed)"
+        case .unknownDevice(let name):
+            "no device profile '\(name)': use one of " + DeviceProfile.all.map(\.name).joined(separator: ", ")
         case .unsupportedSampleRate(let rate, let role):
             "\(role) sample rate \(rate) Hz is not supported: use \(SampleRates.minimum)…\(SampleRates.maximum) Hz"
         case .unsupportedFrameRate(let rate):

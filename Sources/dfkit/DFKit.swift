@@ -12,6 +12,7 @@ enum DFKit {
             VADCommand.self,
             InspectCommand.self,
             SimulateCommand.self,
+            LiveCommand.self,
             RunCommand.self,
             ModelsCommand.self,
             ReportCommand.self,

@@ -10,7 +10,10 @@ struct SimulateCommand: Command {
     static let summary = "simulate a device's capture callbacks feeding a 10 ms noise canceller"
     static let help = """
         USAGE: dfkit simulate --hw-rate R --hw-buffer N --app-rate R --delivery pow2|exact [options]
+               dfkit simulate --device NAME [--hw-buffer N] [options]
                dfkit simulate --sweep --app-rate R [--hw-rate R] [options]
+               dfkit simulate --sweep --device NAME[,NAME…]|all [options]
+               dfkit simulate --list-devices
 
         Simulates the hardware filling power-of-two buffers, the OS converting them to the app's
         rate (keeping the fractional remainder) and delivering either power-of-two chunks (pow2,
@@ -19,9 +22,18 @@ struct SimulateCommand: Command {
         on a virtual clock charged against the callback deadline. Prints callback sizes, frames
         per callback, buffering and end-to-end latency, deadline misses, CPU load and gaps.
 
+        A device profile (--device) sets the hardware rate, buffer, delivery and app rate of one
+        platform's capture path (--list-devices prints them with their sources); --hw-rate,
+        --hw-buffer (within what the profile allows), --delivery and --app-rate override it.
+
         OPTIONS:
+          --device NAME        ios5, ios6, aaudio, aaudio-legacy, webaudio, pipewire, jack, wasapi,
+                               hfp-wideband or hfp-narrowband (with --sweep: several, comma-
+                               separated, or all: each at every buffer size it allows)
+          --list-devices       print the device profiles, their numbers and sources
           --hw-rate R          hardware sample rate in Hz (e.g. 44100, 48000, 16000 for a headset)
-          --hw-buffer N        hardware buffer in frames: 256, 512, 1024, 2048 or 4096
+          --hw-buffer N        hardware buffer in frames: 256, 512, 1024, 2048 or 4096 (with
+                               --device: what the profile allows, e.g. 32…2048 for pipewire)
           --app-rate R         the rate the app asks for: 8000, 16000, 24000, 32000, 44100,
                                48000, 88200 or 96000 Hz
           --delivery MODE      pow2 or exact
@@ -44,7 +56,8 @@ struct SimulateCommand: Command {
           --json               print {"callbacks": [...], "stats": {...}} instead of text
           --plot FILE.svg      draw a timeline of callbacks, frames, processing and misses
           --sweep              run every buffer size × hardware rate (44100, 48000, 16000 unless
-                               --hw-rate is given) × delivery mode and print one table
+                               --hw-rate is given) × delivery mode and print one table; with
+                               --device, every buffer size of each profile
           -h, --help           show this help
         """
 
@@ -54,9 +67,11 @@ struct SimulateCommand: Command {
         case model(String)
     }
 
+    private let devices: [DeviceProfile]
+    private let listsDevices: Bool
     private let hardwareRate: Int?
     private let bufferFrames: Int?
-    private let appRate: Int
+    private let appRate: Int?
     private let delivery: DeliveryMode?
     private let seconds: Double
     private let inputPath: String?
@@ -71,14 +86,24 @@ struct SimulateCommand: Command {
 
     init(arguments: inout ArgumentList) throws {
         sweeps = arguments.flag("--sweep")
+        listsDevices = arguments.flag("--list-devices")
         printsJSON = arguments.flag("--json")
+        if let names = try arguments.value("--device") {
+            do {
+                devices = try names == "all" ? DeviceProfile.all : names.split(separator: ",").map { try DeviceProfile.named(String($0)) }
+            } catch {
+                throw CommandLineError("--device: \(error)")
+            }
+        } else {
+            devices = []
+        }
         noiseCancellationEnabled = !arguments.flag("--disable-nc")
         hardwareRate = try arguments.number("--hw-rate")
         bufferFrames = try arguments.number("--hw-buffer")
-        guard let appRate: Int = try arguments.number("--app-rate") else {
-            throw CommandLineError("--app-rate is required")
+        appRate = try arguments.number("--app-rate")
+        guard appRate != nil || !devices.isEmpty || listsDevices else {
+            throw CommandLineError("--app-rate is required (or a --device profile)")
         }
-        self.appRate = appRate
         if let mode = try arguments.value("--delivery") {
             guard let parsed = DeliveryMode(rawValue: mode) else {
                 throw CommandLineError("--delivery must be pow2 or exact, got '\(mode)'")
@@ -98,16 +123,20 @@ struct SimulateCommand: Command {
         let leftovers = try arguments.positionals()
         guard leftovers.isEmpty else { throw CommandLineError("unexpected argument '\(leftovers[0])'") }
 
-        if sweeps {
+        if listsDevices {
+            guard !sweeps, devices.isEmpty else { throw CommandLineError("--list-devices prints the profiles; give it alone") }
+        } else if sweeps {
             guard bufferFrames == nil, delivery == nil else {
                 throw CommandLineError("--sweep runs every --hw-buffer and --delivery; do not give them")
             }
             guard outputPath == nil, plotPath == nil, !printsJSON else {
                 throw CommandLineError("--sweep prints one table; --output, --plot and --json need a single configuration")
             }
-        } else {
+        } else if devices.count > 1 {
+            throw CommandLineError("--device takes one profile without --sweep, got \(devices.count)")
+        } else if devices.isEmpty {
             guard hardwareRate != nil, bufferFrames != nil, delivery != nil else {
-                throw CommandLineError("--hw-rate, --hw-buffer and --delivery are required (or use --sweep)")
+                throw CommandLineError("--hw-rate, --hw-buffer and --delivery are required (or use --device or --sweep)")
             }
         }
     }
@@ -151,6 +180,10 @@ struct SimulateCommand: Command {
     }
 
     func run() throws {
+        if listsDevices {
+            print(deviceTable())
+            return
+        }
         var model: (any EnhancerModel)?
         if case .model(let name) = processor {
             let loaded = try ModelCatalog.model(modelDirectory ?? name)
@@ -163,9 +196,18 @@ struct SimulateCommand: Command {
             print(try sweepTable(model: model))
             return
         }
-        guard let hardwareRate, let bufferFrames, let delivery else { return }
+        let device = devices.first
+        let hardware: HardwareFormat
+        if let device {
+            hardware = try device.hardware(bufferFrames: bufferFrames, sampleRate: hardwareRate)
+        } else if let hardwareRate, let bufferFrames {
+            hardware = try HardwareFormat(sampleRate: hardwareRate, bufferFrames: bufferFrames)
+        } else {
+            return
+        }
+        guard let delivery = delivery ?? device?.delivery, let appRate = appRate ?? device?.appRate else { return }
         let configuration = SimulationConfiguration(
-            hardware: try HardwareFormat(sampleRate: hardwareRate, bufferFrames: bufferFrames), appRate: appRate,
+            hardware: hardware, appRate: appRate,
             delivery: delivery, duration: seconds, faults: faults, noiseCancellationEnabled: noiseCancellationEnabled,
             recordsCallbacks: printsJSON || plotPath != nil, collectsOutput: outputPath != nil)
         let result = try simulate(configuration, model: model)
@@ -177,10 +219,10 @@ struct SimulateCommand: Command {
             let svg = TimelinePlot(callbacks: result.callbacks, statistics: result.statistics, faults: faults).svg()
             try Data(svg.utf8).write(to: URL(fileURLWithPath: plotPath))
         }
-        print(printsJSON ? try json(result) : text(result.statistics))
+        print(printsJSON ? try json(result, device: device) : (device.map { "device \($0.name): \($0.summary)\n" } ?? "") + text(result.statistics))
         if !printsJSON, let model {
             let components = try EnhancerFrameProcessor(enhancer: model.makeStreamingEnhancer(options: EnhancerOptions()),
-                                                        sampleRate: appRate).latencyComponents
+                                                        sampleRate: configuration.appRate).latencyComponents
             print(String(format: "  %@ latency ms       model %.3f + re-blocking 10 ms frames into %d-sample hops %.3f + resampling %.3f",
                          model.name, components.model, model.hopSize, components.reBlocking, components.resampling))
         }
@@ -212,15 +254,16 @@ struct SimulateCommand: Command {
         return try CaptureSimulator(configuration: configuration, source: source, processor: frameProcessor).run()
     }
 
-    private func json(_ result: SimulationResult) throws -> String {
+    private func json(_ result: SimulationResult, device: DeviceProfile?) throws -> String {
         struct Report: Encodable {
+            let device: String?
             let callbacks: [CallbackRecord]
             let stats: SimulationStatistics
         }
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
         encoder.outputFormatting = [.sortedKeys]
-        return String(decoding: try encoder.encode(Report(callbacks: result.callbacks, stats: result.statistics)), as: UTF8.self)
+        return String(decoding: try encoder.encode(Report(device: device?.name, callbacks: result.callbacks, stats: result.statistics)), as: UTF8.self)
     }
 
     private func text(_ statistics: SimulationStatistics) -> String {
@@ -261,22 +304,41 @@ struct SimulateCommand: Command {
             """
     }
 
+    /// The scenarios a sweep runs: each profile at every buffer size it allows, or every phone
+    /// buffer × hardware rate × delivery mode.
+    private func sweepConfigurations() throws -> [(device: String?, configuration: SimulationConfiguration)] {
+        var scenarios: [(String?, SimulationConfiguration)] = []
+        for device in devices {
+            for frames in device.bufferSizes.sweepSizes(including: device.bufferFrames) {
+                scenarios.append((device.name, SimulationConfiguration(
+                    hardware: try device.hardware(bufferFrames: frames, sampleRate: hardwareRate), appRate: appRate ?? device.appRate,
+                    delivery: device.delivery, duration: seconds, faults: faults, noiseCancellationEnabled: noiseCancellationEnabled)))
+            }
+        }
+        guard devices.isEmpty, let appRate else { return scenarios }
+        for rate in hardwareRate.map({ [$0] }) ?? [44_100, 48_000, 16_000] {
+            for frames in HardwareFormat.supportedBufferSizes {
+                for mode in DeliveryMode.allCases {
+                    scenarios.append((nil, SimulationConfiguration(
+                        hardware: try HardwareFormat(sampleRate: rate, bufferFrames: frames), appRate: appRate,
+                        delivery: mode, duration: seconds, faults: faults, noiseCancellationEnabled: noiseCancellationEnabled)))
+                }
+            }
+        }
+        return scenarios
+    }
+
     private func sweepTable(model: (any EnhancerModel)?) throws -> String {
-        let rates = hardwareRate.map { [$0] } ?? [44_100, 48_000, 16_000]
-        var rows: [[String]] = [[
+        var rows: [[String]] = [(devices.isEmpty ? [] : ["device"]) + [
             "hw rate", "buffer", "delivery", "period ms", "callback sizes", "frames/cb", "latency ms mean/max",
             "end-to-end ms mean/max", "misses", "load p99/max",
         ]]
-        for rate in rates {
-            for frames in HardwareFormat.supportedBufferSizes {
-                for mode in DeliveryMode.allCases {
-                    let configuration = SimulationConfiguration(
-                        hardware: try HardwareFormat(sampleRate: rate, bufferFrames: frames), appRate: appRate,
-                        delivery: mode, duration: seconds, faults: faults, noiseCancellationEnabled: noiseCancellationEnabled)
+        for (device, configuration) in try sweepConfigurations() {
                     let statistics = try simulate(configuration, model: model).statistics
                     let sizes = statistics.callbackSizes.bins.map { String($0.value) }
-                    rows.append([
-                        String(rate), String(frames), mode.rawValue, String(format: "%.2f", statistics.callbackPeriodMs),
+                    rows.append((device.map { [$0] } ?? []) + [
+                        String(configuration.hardware.sampleRate), String(configuration.hardware.bufferFrames),
+                        configuration.delivery.rawValue, String(format: "%.2f", statistics.callbackPeriodMs),
                         sizes.count > 4 ? sizes.prefix(3).joined(separator: ",") + ",…" : sizes.joined(separator: ","),
                         statistics.framesPerCallback.bins.map { String($0.value) }.joined(separator: ","),
                         String(format: "%.2f / %.2f", statistics.latencyMs.mean, statistics.latencyMs.max),
@@ -284,12 +346,27 @@ struct SimulateCommand: Command {
                         String(statistics.deadlineMisses),
                         String(format: "%.3f / %.3f", statistics.cpuLoad.p99, statistics.cpuLoad.max),
                     ])
-                }
-            }
         }
         let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
         return rows.map { row in
             zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  ")
         }.joined(separator: "\n")
+    }
+
+    /// The profiles, one line each with their numbers, then their sources.
+    private func deviceTable() -> String {
+        var lines = ["device          hw rate  buffer  allowed buffers                      delivery  app rate  summary"]
+        for device in DeviceProfile.all {
+            lines.append([
+                device.name.padding(toLength: 14, withPad: " ", startingAt: 0), String(device.hardwareRate).padding(toLength: 7, withPad: " ", startingAt: 0),
+                String(device.bufferFrames).padding(toLength: 6, withPad: " ", startingAt: 0),
+                device.bufferSizes.description.padding(toLength: 35, withPad: " ", startingAt: 0),
+                device.delivery.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0), String(device.appRate).padding(toLength: 8, withPad: " ", startingAt: 0),
+                device.summary,
+            ].joined(separator: "  "))
+        }
+        lines.append("")
+        lines += DeviceProfile.all.map { "\($0.name): \($0.source)" }
+        return lines.joined(separator: "\n")
     }
 }

@@ -1,0 +1,46 @@
+import Enhancement
+import ModelCatalog
+import Synchronization
+
+/// The models the plugin instances of one process share: loading DFN3 reads and plans 8.5 MB of
+/// weights, so the first instance of a model loads it and the others make their enhancers from
+/// the same one; the last instance to go releases it. Only `instantiate` and `cleanup` come here
+/// (never `run`), from whichever threads the host uses, hence the lock.
+enum SharedModels {
+    private struct Entry {
+        let model: any EnhancerModel
+        var users: Int
+    }
+
+    private static let entries = Mutex<[String: Entry]>([:])
+
+    /// The model `name` found from `roots`, loaded once, and the folder it came from; pair with
+    /// `release(folder:)`.
+    static func acquire(_ name: String, roots: [ModelCatalog.SearchRoot]) throws -> (model: any EnhancerModel, folder: String) {
+        try entries.withLock { entries in
+            guard let found = ModelCatalog.locate(name, roots: roots) else {
+                let folder = ModelCatalog.kinds.first { $0.name == name }?.folderName ?? name
+                let searched = roots.isEmpty ? "any folder" : roots.map { "\($0.path) (\($0.origin))" }.joined(separator: ", ")
+                throw EnhancerError.modelNotFound(
+                    "model \(name) (folder \(folder)) not found in \(searched); set \(ModelCatalog.directoryVariable) to the folder "
+                        + "holding \(folder), or install the plugins with their models (Scripts/install-plugins)")
+            }
+            if var entry = entries[found.directory] {
+                entry.users += 1
+                entries[found.directory] = entry
+                return (entry.model, found.directory)
+            }
+            let model = try found.kind.load(directory: found.directory)
+            entries[found.directory] = Entry(model: model, users: 1)
+            return (model, found.directory)
+        }
+    }
+
+    static func release(folder: String) {
+        entries.withLock { entries in
+            guard var entry = entries[folder] else { return }
+            entry.users -= 1
+            entries[folder] = entry.users > 0 ? entry : nil
+        }
+    }
+}
