@@ -199,7 +199,7 @@ struct KernelScenario: BenchmarkScenario {
 
     /// DNSMOS P.835's 3×3 layers at their sizes (one 9.01 s window, planes of 900 × 161 frames by
     /// bins, halved by each pool), each also through im2col; inputs far beyond the caches, as in
-    /// the model.
+    /// the model. Times in ms.
     private func dnsmosLayers(samples: Int, buffers: inout Buffers) throws {
         let layers: [(String, Int, Int, [Int])] = [
             ("conv2d_1 128→64", 128, 64, [900, 161]), ("conv2d_2 64→64", 64, 64, [900, 161]), ("conv2d_3 64→32", 64, 32, [900, 161]),
@@ -211,9 +211,13 @@ struct KernelScenario: BenchmarkScenario {
                                            padsBegin: [1, 1], padsEnd: [1, 1], activation: .relu, winogradBlock: block)
                 let x = buffers.make(layer.inputCount), w = buffers.make(layer.weightCount), b = buffers.make(layer.outputChannels)
                 let y = buffers.make(layer.outputCount), scratch = buffers.make(layer.scratchCount)
-                report("\(label) \(plane[0])×\(plane[1]) relu [\(layer.strategy)]", samples: samples) {
+                // The fastest run as well: other processes on a shared machine slow these
+                // memory-bound layers by up to 2× from run to run.
+                let timing = TimingSamples.measure(warmUp: 1, count: samples, {
                     layer.run(input: x, weights: w, bias: b, output: y, scratch: scratch)
-                }
+                }, keep: { _ in })
+                let name = "\(label) \(plane[0])×\(plane[1]) relu [\(layer.strategy)]".padding(toLength: 56, withPad: " ", startingAt: 0)
+                print("  " + name + String(format: " fastest %8.2f ms, median %8.2f ms", timing.percentile(0), timing.median))
             }
         }
     }

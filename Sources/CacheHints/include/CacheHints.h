@@ -13,4 +13,11 @@ static inline __attribute__((always_inline)) void cache_prefetch(const void *add
     __builtin_prefetch(address, 0, 3);
 }
 
+// Asks for the cache line holding `address`, to be written soon: a store to a line not in the
+// cache waits for the line to be read first, which a row band of many channel planes makes as
+// slow as such a read.
+static inline __attribute__((always_inline)) void cache_prefetch_for_writing(const void *address) {
+    __builtin_prefetch(address, 1, 3);
+}
+
 #endif

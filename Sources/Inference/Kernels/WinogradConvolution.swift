@@ -21,6 +21,8 @@
 // along each row's tiles, whose columns four apart are split by shuffles, all in SIMD8 over
 // tiles), runs the 36 products (`MatrixProduct` with AVX-512, OpenBLAS otherwise) and transforms
 // them back with the bias and a ReLU applied before the tiles are interleaved into output rows.
+// Both transforms touch a band of rows in each of many channel planes, which the hardware
+// prefetchers do not follow: they ask for the band two channels on (`CacheHints`).
 //
 // Accuracy: the transforms scale values by up to 8 and cancel, so that rounding errors grow with
 // Σ_c Aᵀ(|U_c| ⊙ |V_c|)A, the computation on absolute values, rather than with the direct sum's
@@ -373,9 +375,21 @@ struct WinogradConvolution: Sendable, Hashable {
         let pointStride = m * blockStride
         let rows = min(Self.tileSize, outputHeight - Self.tileSize * row)
         let rectifies = activation == .relu
+        // The segment's output columns, for the prefetches.
+        let firstColumn = Self.tileSize * columns.lowerBound
+        let span = min(Self.tileSize * columns.count, outputWidth - firstColumn)
         for channel in 0..<m {
             let shift = SIMD8<Float>(repeating: bias?[channel] ?? 0)
             let plane = results + channel * layout.outputPlane + Self.tileSize * row * outputWidth
+            // The rows this segment writes `prefetchDistance` channels on (as for the inputs).
+            if channel + Self.prefetchDistance < m {
+                let ahead = plane + Self.prefetchDistance * layout.outputPlane + firstColumn
+                for a in 0..<rows {
+                    let line = ahead + a * outputWidth
+                    for x in stride(from: 0, to: span, by: 16) { cache_prefetch_for_writing(line + x) }
+                    cache_prefetch_for_writing(line + span - 1)
+                }
+            }
             let channelProducts = UnsafePointer(products + channel * blockStride)
             var tile = 0
             while tile < columns.count {
