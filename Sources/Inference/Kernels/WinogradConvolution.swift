@@ -88,9 +88,14 @@ struct WinogradConvolution: Sendable, Hashable {
         // Each part starts 64-byte aligned (rows of V and of the products stay aligned).
         filterCount = try (KernelParameterError.checkedProduct([Self.points, m, c], of: "Winograd filters", kernel: "Conv") + 15) / 16 * 16
         zeroCount = (layout.width.inputSize + 8 + 15) / 16 * 16
-        scratchCount = try filterCount
-            + KernelParameterError.checkedProduct([Self.points, c + m, blockStride], of: "Winograd block", kernel: "Conv")
-            + zeroCount + 6 * rowStride
+        let parts = [filterCount, try KernelParameterError.checkedProduct([Self.points, c + m, blockStride], of: "Winograd block", kernel: "Conv"),
+                     zeroCount, 6 * rowStride]
+        let (total, overflow) = parts.reduce((0, false)) { sum, part in
+            let (next, overflows) = sum.0.addingReportingOverflow(part)
+            return (next, sum.1 || overflows)
+        }
+        guard !overflow else { throw KernelParameterError(kernel: "Conv", message: "Winograd scratch overflows Int: \(parts)") }
+        scratchCount = total
         _ = try KernelParameterError.blasDimension(c, of: "input channels", kernel: "Conv")
         _ = try KernelParameterError.blasDimension(blockStride, of: "Winograd block", kernel: "Conv")
     }
