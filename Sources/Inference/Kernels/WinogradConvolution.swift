@@ -52,6 +52,9 @@ struct WinogradConvolution: Sendable, Hashable {
     /// Floats per transformed input row (six per segment of a tile row): a segment's 4·n + 2
     /// columns, rounded so that its last tiles' 36 floats can be loaded whole.
     let rowStride: Int
+    /// Floats from one transformed point's matrix to the next, in V and in the products.
+    let inputStride: Int
+    let productStride: Int
     /// Floats of U and of the zero row in the scratch, rounded up to 64-byte multiples.
     let filterCount: Int
     let zeroCount: Int
@@ -88,7 +91,11 @@ struct WinogradConvolution: Sendable, Hashable {
         // Each part starts 64-byte aligned (rows of V and of the products stay aligned).
         filterCount = try (KernelParameterError.checkedProduct([Self.points, m, c], of: "Winograd filters", kernel: "Conv") + 15) / 16 * 16
         zeroCount = (layout.width.inputSize + 8 + 15) / 16 * 16
-        let parts = [filterCount, try KernelParameterError.checkedProduct([Self.points, c + m, blockStride], of: "Winograd block", kernel: "Conv"),
+        // A cache line more than the matrices: their strides, multiples of 4 KiB at DNSMOS's
+        // sizes, would put the 36 rows a transform reads or writes together into one L1 set.
+        inputStride = try KernelParameterError.checkedProduct([c, blockStride], of: "Winograd block", kernel: "Conv") + 16
+        productStride = try KernelParameterError.checkedProduct([m, blockStride], of: "Winograd block", kernel: "Conv") + 16
+        let parts = [filterCount, try KernelParameterError.checkedProduct([Self.points, inputStride + productStride], of: "Winograd block", kernel: "Conv"),
                      zeroCount, 6 * rowStride]
         let (total, overflow) = parts.reduce((0, false)) { sum, part in
             let (next, overflows) = sum.0.addingReportingOverflow(part)
@@ -104,9 +111,9 @@ struct WinogradConvolution: Sendable, Hashable {
     private struct Scratch {
         /// U: 36 matrices [M, C].
         let filters: UnsafeMutablePointer<Float>
-        /// V: 36 matrices [C, blockStride].
+        /// V: 36 matrices [C, blockStride], `inputStride` apart.
         let inputs: UnsafeMutablePointer<Float>
-        /// 36 matrices [M, blockStride].
+        /// 36 matrices [M, blockStride], `productStride` apart.
         let products: UnsafeMutablePointer<Float>
         /// One input row of zeros, read where a patch leaves the input vertically.
         let zeros: UnsafeMutablePointer<Float>
@@ -115,11 +122,10 @@ struct WinogradConvolution: Sendable, Hashable {
     }
 
     private func parts(of scratch: UnsafeMutablePointer<Float>) -> Scratch {
-        let (c, m) = (layout.inputChannels, layout.outputChannels)
         let filters = scratch
         let inputs = filters + filterCount
-        let products = inputs + Self.points * c * blockStride
-        let zeros = products + Self.points * m * blockStride
+        let products = inputs + Self.points * inputStride
+        let zeros = products + Self.points * productStride
         return Scratch(filters: filters, inputs: inputs, products: products, zeros: zeros, rows: zeros + zeroCount)
     }
 
@@ -242,14 +248,13 @@ struct WinogradConvolution: Sendable, Hashable {
     ) {
         let (height, width) = (layout.height, layout.width)
         let (inputHeight, inputWidth) = (height.inputSize, width.inputSize)
-        let c = layout.inputChannels
         let count = columns.count
         // The segment's input columns: first + 0 ..< first + span, those inside the input at lowest..<highest.
         let first = Self.tileSize * columns.lowerBound - width.padBegin
         let span = Self.tileSize * count + 2
         let lowest = min(max(0, -first), span), highest = max(min(span, inputWidth - first), lowest)
         let rows = parts.rows
-        let pointStride = c * blockStride
+        let pointStride = inputStride
         prefetchInputs(images, after: channel, row: row, first: first + lowest, count: highest - lowest)
         do {
             let plane = images + channel * layout.inputPlane
@@ -342,8 +347,8 @@ struct WinogradConvolution: Sendable, Hashable {
         let (c, m) = (layout.inputChannels, layout.outputChannels)
         for point in 0..<Self.points {
             let a = UnsafePointer(parts.filters + point * m * c)
-            let b = UnsafePointer(parts.inputs + point * c * blockStride)
-            let product = parts.products + point * m * blockStride
+            let b = UnsafePointer(parts.inputs + point * inputStride)
+            let product = parts.products + point * productStride
             if productWidth == .avx512 {
                 MatrixProduct.run(m: m, n: count, k: c, a: a, lda: c, b: b, ldb: blockStride, bias: nil, rectified: false,
                                   c: product, ldc: blockStride)
@@ -377,7 +382,7 @@ struct WinogradConvolution: Sendable, Hashable {
     ) {
         let (outputHeight, outputWidth) = (layout.outputHeight, layout.outputWidth)
         let m = layout.outputChannels
-        let pointStride = m * blockStride
+        let pointStride = productStride
         let rows = min(Self.tileSize, outputHeight - Self.tileSize * row)
         let rectifies = activation == .relu
         // The segment's output columns, for the prefetches.
