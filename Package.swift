@@ -60,7 +60,9 @@ let package = Package(
         .target(name: "Protobuf", swiftSettings: vectorISA),
         .target(name: "ONNX", dependencies: ["Protobuf"], swiftSettings: vectorISA),
         .target(name: "AVX512Kernels", swiftSettings: wideVectorISA + uncheckedLoops),
-        .target(name: "Inference", dependencies: ["ONNX", "CBLAS", "AVX512Kernels"], swiftSettings: kernelSettings),
+        // Prefetch hints for the kernels (header-only C: Swift cannot emit a prefetch itself).
+        .target(name: "CacheHints"),
+        .target(name: "Inference", dependencies: ["ONNX", "CBLAS", "AVX512Kernels", "CacheHints"], swiftSettings: kernelSettings),
         .target(name: "DSP", dependencies: ["CFFTW", "CSndFile", "CSoxr"], swiftSettings: kernelSettings),
         // The seam every command, the simulator and the hosts reach a model through; no model here.
         .target(name: "Enhancement", dependencies: ["DSP"], swiftSettings: vectorISA),

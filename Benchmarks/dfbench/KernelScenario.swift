@@ -12,15 +12,19 @@ import Inference
 /// with the bandwidth each reaches: the floor of a one-frame DFN3 step.
 struct KernelScenario: BenchmarkScenario {
     let name = "kernels"
-    let summary = "SGEMM ceiling, matrix-vector vs OpenBLAS, GRU step/sequence, activations, DFN3 conv layers; options: --samples N"
+    let summary = "SGEMM ceiling, matrix-vector vs OpenBLAS, GRU step/sequence, activations, DFN3 conv layers; options: --samples N, --dnsmos (DNSMOS's 3×3 layers only, winograd and im2col)"
 
     func run(arguments: [String]) throws {
-        let options = try ScenarioOptions(arguments, scenario: name, valueFlags: ["--samples"])
+        let options = try ScenarioOptions(arguments, scenario: name, valueFlags: ["--samples"], switchFlags: ["--dnsmos"])
         let sampleCount = try options.positiveInt("--samples") ?? 2000
         GEMMKernel.warmUp()
         var buffers = Buffers()
         defer { buffers.release() }
         print("kernels: \(sampleCount) samples, times in µs (median / p99)")
+        if options.contains("--dnsmos") {
+            try dnsmosLayers(samples: options.positiveInt("--samples") ?? 9, buffers: &buffers)
+            return
+        }
 
         for inputSize in [256, 512] {
             let hidden = 256
@@ -189,6 +193,31 @@ struct KernelScenario: BenchmarkScenario {
             let scratch = upsample.scratchCount > 0 ? buffers.make(upsample.scratchCount) : nil
             report("convtranspose 64 1×3 stride 2 F8→16 T=\(frames) [\(upsample.strategy)]", samples: frames == 1 ? sampleCount : max(sampleCount / 10, 5)) {
                 upsample.run(input: x, weights: w, bias: nil, output: y, scratch: scratch)
+            }
+        }
+    }
+
+    /// DNSMOS P.835's 3×3 layers at their sizes (one 9.01 s window, planes of 900 × 161 frames by
+    /// bins, halved by each pool), each also through im2col; inputs far beyond the caches, as in
+    /// the model. Times in ms.
+    private func dnsmosLayers(samples: Int, buffers: inout Buffers) throws {
+        let layers: [(String, Int, Int, [Int])] = [
+            ("conv2d_1 128→64", 128, 64, [900, 161]), ("conv2d_2 64→64", 64, 64, [900, 161]), ("conv2d_3 64→32", 64, 32, [900, 161]),
+            ("conv2d_4 32→32", 32, 32, [450, 80]), ("conv2d_5 32→32", 32, 32, [225, 40]), ("conv2d_6 32→64", 32, 64, [112, 20]),
+        ]
+        for (label, inputs, outputs, plane) in layers {
+            for block in [1 << 18, nil] as [Int?] {
+                let layer = try ConvKernel(batchCount: 1, inputChannels: inputs, outputChannels: outputs, inputShape: plane, kernelShape: [3, 3],
+                                           padsBegin: [1, 1], padsEnd: [1, 1], activation: .relu, winogradBlock: block)
+                let x = buffers.make(layer.inputCount), w = buffers.make(layer.weightCount), b = buffers.make(layer.outputChannels)
+                let y = buffers.make(layer.outputCount), scratch = buffers.make(layer.scratchCount)
+                // The fastest run as well: other processes on a shared machine slow these
+                // memory-bound layers by up to 2× from run to run.
+                let timing = TimingSamples.measure(warmUp: 1, count: samples, {
+                    layer.run(input: x, weights: w, bias: b, output: y, scratch: scratch)
+                }, keep: { _ in })
+                let name = "\(label) \(plane[0])×\(plane[1]) relu [\(layer.strategy)]".padding(toLength: 56, withPad: " ", startingAt: 0)
+                print("  " + name + String(format: " fastest %8.2f ms, median %8.2f ms", timing.percentile(0), timing.median))
             }
         }
     }

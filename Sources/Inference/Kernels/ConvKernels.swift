@@ -2,7 +2,7 @@
 //
 //   public struct ConvKernel
 //     init(batchCount:inputChannels:outputChannels:groups:inputShape:kernelShape:
-//          strides:dilations:padsBegin:padsEnd:activation:scratchBudget:vectorWidth:) throws
+//          strides:dilations:padsBegin:padsEnd:activation:scratchBudget:winogradBlock:vectorWidth:) throws
 //         inputShape/kernelShape: the spatial sizes ([W] or [H, W]); strides, dilations and
 //         pads (begin and end per axis, ONNX `pads` split in halves; auto_pad resolved by the
 //         caller) have one entry per axis or are empty for the ONNX defaults (1, 1, 0, 0).
@@ -11,19 +11,21 @@
 //         L1's worth: DFN3's df_conv0 over 100-frame chunks takes 0.6× the time it took in
 //         blocks of 256 KiB, `dfbench streaming --chunk 100 --profile-nodes`); im2col then
 //         works in blocks of whole output rows (at least one row).
+//         winogradBlock: floats of transformed inputs per block of the winograd strategy
+//         (default 256 Ki, `WinogradConvolution`); nil keeps every layer off that strategy.
 //         vectorWidth: the widest vectors the kernel may use (default: what this CPU has). With
 //         AVX-512, the direct strategy's ≤ 6 outputs per group run `FewOutputConvolution`'s
 //         SIMD16 tile and the SGEMM strategies over planes of ≥ 48 columns `MatrixProduct`
 //         (bias and ReLU fused).
 //         Throws when channels do not divide by groups, a size is out of range, the output
 //         would be empty, or a buffer size overflows.
-//     init(geometry:activation:scratchBudget:vectorWidth:) throws    the same from a resolved geometry
+//     init(geometry:activation:scratchBudget:winogradBlock:vectorWidth:) throws    the same from a resolved geometry
 //     let layout: ConvolutionLayout             its sizes also read as the kernel's own:
 //       outputShape: [Int]                      spatial output sizes
 //       inputCount, weightCount, outputCount    floats in X [N, C, …], W [M, C/group, …], Y [N, M, …]
 //     let scratchCount: Int                     floats of scratch `run` needs (0: pass nil)
-//     let strategy: Strategy                    .depthwise | .direct | .directOnPaddedRows | .pointwise | .im2col,
-//                                               chosen at init
+//     let strategy: Strategy                    .depthwise | .direct | .directOnPaddedRows | .pointwise | .winograd
+//                                               | .im2col, chosen at init
 //     func run(input:weights:bias:output:scratch:residual:)
 //         Y = activation(conv(X, W) + bias) + residual. bias: [M] or nil; residual: Y's shape or
 //         nil (a fused skip connection; in the depthwise 1×1 pass, added in the same pass). Never
@@ -41,7 +43,9 @@
 // pads otherwise, e.g. a layer narrowing 64 channels to one across the width) copies the
 // group's input rows under each output row between zero pads in the scratch and sums every tap
 // of four output vectors in registers; pointwise
-// (1×1 kernel, stride 1, no pads) is one SGEMM per group on X itself; anything else copies
+// (1×1 kernel, stride 1, no pads) is one SGEMM per group on X itself; winograd (3×3, unit
+// strides and dilations, one group, ≥ 16 channels in and out: DNSMOS's layers) runs
+// `WinogradConvolution`, a quarter of the multiplications; anything else copies
 // the receptive fields of one group and one block of output rows into the scratch (im2col,
 // [C/group·kH·kW, rows·oW]) and runs one SGEMM per group and block, writing straight into Y.
 // Blocking keeps the copy cache-resident (whole-sequence DFN3 layers would otherwise need
@@ -56,6 +60,7 @@ public struct ConvKernel: Sendable, Hashable {
         case direct
         case directOnPaddedRows
         case pointwise
+        case winograd
         case im2col
     }
 
@@ -65,6 +70,8 @@ public struct ConvKernel: Sendable, Hashable {
     public let strategy: Strategy
     /// How the depthwise strategy runs this layout (nil for the other strategies).
     let depthwisePath: DepthwisePath?
+    /// The winograd strategy's kernel (nil for the other strategies).
+    let winograd: WinogradConvolution?
     public let scratchCount: Int
     /// Output rows per im2col block.
     public let rowsPerBlock: Int
@@ -102,16 +109,17 @@ public struct ConvKernel: Sendable, Hashable {
         batchCount: Int, inputChannels: Int, outputChannels: Int, groups: Int = 1,
         inputShape: [Int], kernelShape: [Int], strides: [Int] = [], dilations: [Int] = [],
         padsBegin: [Int] = [], padsEnd: [Int] = [], activation: Activation = .identity,
-        scratchBudget: Int = 1 << 14, vectorWidth: VectorWidth = .available
+        scratchBudget: Int = 1 << 14, winogradBlock: Int? = 1 << 18, vectorWidth: VectorWidth = .available
     ) throws {
         let geometry = try ConvolutionGeometry(
             batch: batchCount, inputChannels: inputChannels, outputChannels: outputChannels, groups: groups,
             inputShape: inputShape, kernelShape: kernelShape, strides: strides, dilations: dilations,
             padsBegin: padsBegin, padsEnd: padsEnd, kernel: "Conv")
-        try self.init(geometry: geometry, activation: activation, scratchBudget: scratchBudget, vectorWidth: vectorWidth)
+        try self.init(geometry: geometry, activation: activation, scratchBudget: scratchBudget, winogradBlock: winogradBlock,
+                      vectorWidth: vectorWidth)
     }
 
-    init(geometry: ConvolutionGeometry, activation: Activation = .identity, scratchBudget: Int = 1 << 14,
+    init(geometry: ConvolutionGeometry, activation: Activation = .identity, scratchBudget: Int = 1 << 14, winogradBlock: Int? = 1 << 18,
          vectorWidth: VectorWidth = .available) throws {
         let layout = try ConvolutionLayout(geometry, transposed: false)
         let (height, width, groups) = (layout.height, layout.width, layout.groups)
@@ -126,6 +134,8 @@ public struct ConvKernel: Sendable, Hashable {
             strategy = .direct
         } else if layout.kernelPlane == 1 && height.stride == 1 && width.stride == 1 && unpadded {
             strategy = .pointwise
+        } else if winogradBlock != nil && WinogradConvolution.handles(layout) {
+            strategy = .winograd
         } else if groupOutputs <= Self.directOutputLimit && width.stride == 1,
                   let rows = try? Self.paddedRowsCount(layout), rows <= Self.paddedRowsLimit {
             strategy = .directOnPaddedRows
@@ -142,7 +152,13 @@ public struct ConvKernel: Sendable, Hashable {
         productWidth = vectorWidth == .avx512 && layout.outputPlane >= MatrixProduct.minimumColumns ? .avx512 : .avx2
         let depthwisePath = strategy == .depthwise ? DepthwisePath(layout) : nil
         self.depthwisePath = depthwisePath
+        let winograd = try winogradBlock.flatMap { block in
+            strategy == .winograd ? try WinogradConvolution(layout: layout, activation: activation, vectorWidth: vectorWidth, blockFloats: block) : nil
+        }
+        self.winograd = winograd
         switch strategy {
+        case .winograd:
+            scratchCount = winograd?.scratchCount ?? 0
         case .im2col:
             scratchCount = try KernelParameterError.checkedProduct([depth, rowsPerBlock, layout.outputWidth], of: "im2col scratch", kernel: "Conv")
         case .depthwise where depthwisePath == .paddedRows:
@@ -187,6 +203,9 @@ public struct ConvKernel: Sendable, Hashable {
             guard let scratch else { preconditionFailure("ConvKernel.run: padded rows need \(scratchCount) floats of scratch") }
             runDirectOnPaddedRows(input: input, weights: weights, output: output, paddedRows: scratch)
             applyEpilogue(bias: bias, output: output)
+        case .winograd:
+            guard let winograd, let scratch else { preconditionFailure("ConvKernel.run: winograd needs \(scratchCount) floats of scratch") }
+            winograd.run(input: input, weights: weights, bias: bias, output: output, scratch: scratch)
         case .pointwise, .im2col:
             runGEMM(input: input, weights: weights, bias: bias, output: output, scratch: scratch)
             if productWidth == .avx2 {

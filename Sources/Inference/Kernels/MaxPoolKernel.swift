@@ -5,6 +5,7 @@
 //                               and the taps that land inside the input (padding is skipped)
 //   struct MaxPoolLayout        planes and three axes (a 1-D or 2-D pool has trivial outer axes)
 //   struct MaxPoolKernel<Element>  Y (and Indices) from X, Element float32 or float64
+//   (2×2 windows at stride 2 without pads or Indices: HalvingMaxPoolKernel)
 //
 // Tap ranges are computed once when planning, so the loops test no bounds.
 
@@ -72,38 +73,67 @@ struct MaxPoolKernel<Element: BinaryFloatingPoint & TensorElement>: Kernel {
     let indices: Tensor?
     let layout: MaxPoolLayout
 
+    // Reached through `any Kernel`, whose witness runs generic code (an order of magnitude slower
+    // per element): both element types get specialisations.
+    @_specialize(where Element == Float)
+    @_specialize(where Element == Double)
     func execute() {
+        if let indices {
+            pool(positions: indices.pointer(to: Int64.self))
+        } else {
+            pool(positions: nil)
+        }
+    }
+
+    /// Each window's taps run along a pointer, starting from its first tap's value whatever it is
+    /// (so that a window of −∞ or NaN has a position), a tap replacing the best only where it is
+    /// greater: without Indices (`positions` nil) a branchless maximum. A position is worked out
+    /// only where Indices is wanted.
+    @inline(__always)
+    private func pool(positions: UnsafeMutablePointer<Int64>?) {
         let (depth, height, width) = layout.axes
         let (inputPlane, outputPlane) = (layout.inputPlane, layout.outputPlane)
         let source = UnsafePointer(x.pointer(to: Element.self))
         let target = y.pointer(to: Element.self)
-        let positions = indices?.pointer(to: Int64.self)
+        let columnStep = width.dilation
         for plane in 0..<layout.planes {
             let input = source + plane * inputPlane
             var output = plane * outputPlane
             for outputDepth in 0..<depth.outputSize {
+                let depthTaps = depth.taps[outputDepth]
+                let firstDepth = depth.origins[outputDepth] + depthTaps.lowerBound * depth.dilation
                 for outputRow in 0..<height.outputSize {
+                    let rowTaps = height.taps[outputRow]
+                    let firstRow = height.origins[outputRow] + rowTaps.lowerBound * height.dilation
+                    // Tap (0, 0, 0) of every window on this output row lies on this line.
+                    let line = input + (firstDepth * height.inputSize + firstRow) * width.inputSize
+                    let (depthStep, rowStep) = (depth.dilation * height.inputSize * width.inputSize, height.dilation * width.inputSize)
                     for outputColumn in 0..<width.outputSize {
-                        // The first tap is taken whatever its value, so a window of −∞ or NaN has a position.
-                        var best = -Element.infinity
-                        var bestPosition = -1
-                        for depthTap in depth.taps[outputDepth] {
-                            let d = depth.origins[outputDepth] + depthTap * depth.dilation
-                            for rowTap in height.taps[outputRow] {
-                                let h = height.origins[outputRow] + rowTap * height.dilation
-                                let line = (d * height.inputSize + h) * width.inputSize
-                                for columnTap in width.taps[outputColumn] {
-                                    let w = width.origins[outputColumn] + columnTap * width.dilation
-                                    let value = input[line + w]
-                                    if value > best || bestPosition < 0 {
+                        let columnTaps = width.taps[outputColumn]
+                        let first = line + width.origins[outputColumn] + columnTaps.lowerBound * columnStep
+                        var best = first.pointee
+                        var bestTap = first
+                        var depthStart = first
+                        for _ in depthTaps {
+                            var rowStart = depthStart
+                            for _ in rowTaps {
+                                var tap = rowStart
+                                for _ in columnTaps {
+                                    let value = tap.pointee
+                                    if value > best {
                                         best = value
-                                        bestPosition = line + w
+                                        bestTap = tap
                                     }
+                                    tap += columnStep
                                 }
+                                rowStart += rowStep
                             }
+                            depthStart += depthStep
                         }
                         target[output] = best
-                        positions?[output] = Int64(plane * inputPlane + layout.indexPosition(ofRowMajor: bestPosition))
+                        if let positions {
+                            positions[output] = Int64(plane * inputPlane + layout.indexPosition(ofRowMajor: bestTap - input))
+                        }
                         output += 1
                     }
                 }

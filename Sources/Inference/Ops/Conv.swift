@@ -1,6 +1,6 @@
 /// ONNX Conv (1-D and 2-D, float32): X [N, C, …], W [M, C/group, …], optional bias [M]; groups
 /// (incl. depthwise), strides, pads, dilations and auto_pad. Runs `ConvKernel` (im2col + SGEMM,
-/// 1×1 as SGEMM, depthwise as SIMD loops).
+/// 1×1 as SGEMM, depthwise as SIMD loops, wide 3×3 layers by Winograd's F(4×4, 3×3)).
 struct Conv: ConvolutionOperator, ResidualFusing {
     let attributes: ConvolutionAttributes
 

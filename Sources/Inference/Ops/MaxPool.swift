@@ -71,6 +71,9 @@ struct MaxPool: Operator {
         }
         let layout = MaxPoolLayout(planes: x.shape[0] * x.shape[1], axes: pooling, columnMajorIndices: columnMajorIndices)
         let indices = outputs.count > 1 ? outputs[1] : nil
+        if x.elementType == .float32, HalvingMaxPoolKernel.handles(layout, axes: axes, tracksIndices: indices != nil) {
+            return HalvingMaxPoolKernel(x: x, y: outputs[0], planes: layout.planes, inputHeight: x.shape[2], inputWidth: x.shape[3])
+        }
         switch x.elementType {
         case .float32: return MaxPoolKernel<Float>(x: x, y: outputs[0], indices: indices, layout: layout)
         case .float64: return MaxPoolKernel<Double>(x: x, y: outputs[0], indices: indices, layout: layout)
