@@ -63,7 +63,7 @@ public final class AudioFileWriter {
     static let hostName: String = {
         var buffer = [CChar](repeating: 0, count: 256)
         gethostname(&buffer, buffer.count - 1)
-        let name = String(cString: buffer)
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         return name.isEmpty ? "localhost" : name.replacingOccurrences(of: "-", with: "_").replacingOccurrences(of: "/", with: "_")
     }()
 
