@@ -75,7 +75,9 @@ let package = Package(
         .target(name: "ModelCatalog", dependencies: ["Enhancement", "DeepFilter", "GTCRN"], swiftSettings: vectorISA),
         // Many files per command: manifests, shards, results, reports.
         .target(name: "Corpus", dependencies: ["Enhancement", "ModelCatalog", "DSP"], swiftSettings: vectorISA),
-        .target(name: "Realtime", dependencies: ["Enhancement", "DSP"], swiftSettings: vectorISA),
+        // SVG for every chart the commands, the simulator and the benchmarks draw; nothing of ours below it.
+        .target(name: "Plotting"),
+        .target(name: "Realtime", dependencies: ["Enhancement", "DSP", "Plotting"], swiftSettings: vectorISA),
         // Any enhancer inside a host's callbacks: variable block sizes, stated latency, pass-through.
         .target(name: "Live", dependencies: ["Enhancement", "DSP", "Realtime"], swiftSettings: vectorISA),
         // The plugins' C ABI in Swift, and the LADSPA/LV2 descriptors in C (headers from Debian's
@@ -87,10 +89,10 @@ let package = Package(
         .target(name: "LiveJack", dependencies: ["Live", "Enhancement", "DSP", "Realtime", "CJack"], swiftSettings: vectorISA,
                 linkerSettings: realTimeOpenBLAS),
         .executableTarget(name: "dfkit", dependencies: ["CZlib", "Corpus", "ModelCatalog", "Enhancement", "DeepFilter", "QualityScore",
-                                                        "VoiceActivity", "Realtime", "Live", "LiveJack", "Inference", "ONNX", "DSP"],
+                                                        "VoiceActivity", "Realtime", "Live", "LiveJack", "Inference", "ONNX", "DSP", "Plotting"],
                           swiftSettings: vectorISA),
         .executableTarget(name: "dfbench", dependencies: ["Corpus", "ModelCatalog", "Enhancement", "DeepFilter", "QualityScore", "VoiceActivity",
-                                                          "Realtime", "Inference", "AVX512Kernels", "ONNX", "DSP", "CBLAS"],
+                                                          "Realtime", "Inference", "AVX512Kernels", "ONNX", "DSP", "CBLAS", "Plotting"],
                           path: "Benchmarks/dfbench", swiftSettings: vectorISA),
 
         // Test support shared by several test targets: seeded random numbers, generated-fixture lookup.
@@ -116,6 +118,7 @@ let package = Package(
         .testTarget(name: "QualityScoreTests", dependencies: ["QualityScore", "DSP", "TestSupport"], swiftSettings: vectorISA),
         .testTarget(name: "VoiceActivityTests", dependencies: ["VoiceActivity", "DSP", "TestSupport"], swiftSettings: vectorISA),
         .testTarget(name: "CLITests", dependencies: ["dfkit"], swiftSettings: vectorISA),
+        .testTarget(name: "PlottingTests", dependencies: ["Plotting"]),
         .testTarget(name: "LiveTests", dependencies: ["Live", "Enhancement", "ModelCatalog", "DSP", "Realtime", "TestSupport", "RealtimeCallCounter"],
                     swiftSettings: vectorISA),
 

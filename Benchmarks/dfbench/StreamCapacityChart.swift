@@ -1,4 +1,5 @@
 import Foundation
+import Plotting
 
 /// An SVG of what a core spends per 10 ms hop against the number of streams: the batch's step
 /// time (median and p99) at each measured size, the official runtime's time for as many streams
@@ -16,38 +17,39 @@ struct StreamCapacityChart {
                               report.sizes.map(\.stepP99Ms).max() ?? 0)
         func x(_ streams: Double) -> Double { left + plotWidth * streams / largestCount }
         func y(_ milliseconds: Double) -> Double { top + plotHeight * (1 - milliseconds / largestTime) }
-        func point(_ streams: Double, _ milliseconds: Double) -> String { String(format: "%.1f,%.1f", x(streams), y(milliseconds)) }
-        var parts = [
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" font-family=\"sans-serif\" font-size=\"13\">",
-            "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>",
-            // Lines leave the plot at its top edge rather than being flattened onto it.
-            "<clipPath id=\"plot\"><rect x=\"\(left - 4)\" y=\"\(top - 4)\" width=\"\(plotWidth + 8)\" height=\"\(plotHeight + 8)\"/></clipPath>",
-            "<text x=\"\(left)\" y=\"24\" font-weight=\"bold\">time per 10 ms hop for N streams on one core (lower is better)</text>",
-        ]
-        for tick in stride(from: 0.0, through: largestTime, by: 2.5) {
-            parts.append("<line x1=\"\(left)\" y1=\"\(y(tick))\" x2=\"\(left + plotWidth)\" y2=\"\(y(tick))\" stroke=\"#eee\"/>")
-            parts.append("<text x=\"\(left - 8)\" y=\"\(y(tick) + 4)\" text-anchor=\"end\">\(String(format: "%.1f", tick))</text>")
-        }
+        var svg = SVGDocument(width: width, height: height, attributes: ["font-family": "sans-serif", "font-size": 13])
+        // Lines leave the plot at its top edge rather than being flattened onto it.
+        svg.append(SVGElement("clipPath", ["id": "plot"], children: [
+            SVGElement("rect", ["x": left - 4, "y": top - 4, "width": plotWidth + 8, "height": plotHeight + 8]),
+        ]))
+        svg.append(SVGElement("text", ["x": left, "y": 24, "font-weight": "bold"],
+                              text: "time per 10 ms hop for N streams on one core (lower is better)"))
+        svg.append(contentsOf: Axis(.left, at: left, ticks: AxisTicks.ticks(from: 0, to: largestTime, step: 2.5).map {
+            Axis.Tick(position: y($0), label: String(format: "%.1f", $0))
+        }, tickLength: 0, labelDistance: 8, grid: (from: left, to: left + plotWidth, color: "#eee")).elements)
         // A label closer than 24 px to the last one drawn would overprint it (1, 2, 4 at the left).
-        var lastLabel = -Double.infinity
-        for size in report.sizes where x(Double(size.batch)) - lastLabel >= 24 {
-            lastLabel = x(Double(size.batch))
-            parts.append("<text x=\"\(lastLabel)\" y=\"\(top + plotHeight + 18)\" text-anchor=\"middle\">\(size.batch)</text>")
+        var labelled: [Axis.Tick] = []
+        for size in report.sizes where x(Double(size.batch)) - (labelled.last?.position ?? -.infinity) >= 24 {
+            labelled.append(Axis.Tick(position: x(Double(size.batch)), label: "\(size.batch)"))
         }
-        parts.append("<text x=\"\(left + plotWidth / 2)\" y=\"\(height - 16)\" text-anchor=\"middle\">streams</text>")
-        parts.append("<text x=\"18\" y=\"\(top + plotHeight / 2)\" transform=\"rotate(-90 18 \(top + plotHeight / 2))\" text-anchor=\"middle\">ms per hop</text>")
+        svg.append(contentsOf: Axis(.bottom, at: top + plotHeight, ticks: labelled, tickLength: 0, labelDistance: 18).elements)
+        svg.append(SVGElement("text", ["x": left + plotWidth / 2, "y": height - 16, "text-anchor": "middle"], text: "streams"))
+        let middle = top + plotHeight / 2
+        svg.append(SVGElement("text", ["x": 18, "y": middle, "transform": "rotate(-90 18 \(SVGNumber.text(middle)))", "text-anchor": "middle"],
+                              text: "ms per hop"))
         let deadline = StreamBatchScenario.hopMilliseconds
-        parts.append("<line x1=\"\(left)\" y1=\"\(y(deadline))\" x2=\"\(left + plotWidth)\" y2=\"\(y(deadline))\" stroke=\"#c0392b\" stroke-dasharray=\"6 4\"/>")
-        var legend: [(String, String, Bool)] = [("10 ms deadline", "#c0392b", true)]
+        svg.append(SVGElement("line", ["x1": left, "y1": y(deadline), "x2": left + plotWidth, "y2": y(deadline),
+                                       "stroke": "#c0392b", "stroke-dasharray": "6 4"]))
+        var legend = [Legend.Entry(.line(color: "#c0392b", dashed: true), "10 ms deadline")]
         func line(_ points: [(Double, Double)], colour: String, dashed: Bool, label: String) {
-            let path = points.map { point($0.0, $0.1) }.joined(separator: " ")
-            parts.append("<g clip-path=\"url(#plot)\">")
-            parts.append("<polyline points=\"\(path)\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"2\"\(dashed ? " stroke-dasharray=\"4 3\"" : "")/>")
-            for (streams, milliseconds) in points {
-                parts.append("<circle cx=\"\(x(streams))\" cy=\"\(y(milliseconds))\" r=\"3\" fill=\"\(colour)\"/>")
+            var path = SVGPath()
+            for (index, (streams, milliseconds)) in points.enumerated() {
+                if index == 0 { path.move(to: x(streams), y(milliseconds)) } else { path.line(to: x(streams), y(milliseconds)) }
             }
-            parts.append("</g>")
-            legend.append((label, colour, dashed))
+            let stroke = path.element(["fill": "none", "stroke": colour, "stroke-width": 2])
+            svg.append(SVGElement("g", ["clip-path": "url(#plot)"], children: [dashed ? stroke.adding(["stroke-dasharray": "4 3"]) : stroke]
+                + points.map { SVGElement("circle", ["cx": x($0.0), "cy": y($0.1), "r": 3, "fill": colour]) }))
+            legend.append(Legend.Entry(.line(color: colour, dashed: dashed), label))
         }
         let sizes = report.sizes.map { Double($0.batch) }
         line(report.sizes.map { (Double($0.batch), $0.stepMedianMs) }, colour: "#2b7bb9", dashed: false, label: "StreamBatch median")
@@ -56,12 +58,7 @@ struct StreamCapacityChart {
             line(sizes.map { ($0, $0 * official.rtf * deadline) }, colour: "#888", dashed: false, label: "official, mean × N")
             line(sizes.map { ($0, $0 * official.p99Ms) }, colour: "#888", dashed: true, label: "official, p99 × N")
         }
-        for (index, entry) in legend.enumerated() {
-            let rowY = top + 10 + Double(index) * 22
-            parts.append("<line x1=\"\(left + plotWidth + 16)\" y1=\"\(rowY)\" x2=\"\(left + plotWidth + 40)\" y2=\"\(rowY)\" stroke=\"\(entry.1)\" stroke-width=\"2\"\(entry.2 ? " stroke-dasharray=\"4 3\"" : "")/>")
-            parts.append("<text x=\"\(left + plotWidth + 46)\" y=\"\(rowY + 4)\">\(entry.0)</text>")
-        }
-        parts.append("</svg>")
-        return parts.joined(separator: "\n")
+        svg.append(contentsOf: Legend(legend, x: left + plotWidth + 16, y: top + 14, rowHeight: 22).elements)
+        return svg.markup
     }
 }

@@ -67,6 +67,83 @@ final class EnhancementEngine {
         }
     }
 
+    /// One hop through the one-frame plans.
+    private struct FramePass: GatedNetworkPass {
+        let plans: NetworkPlans
+        var decision = LSNRGating.Decision.full
+        var lsnr: Float = 0
+
+        var frameCount: Int { 1 }
+        func encoderRuns(forFrame frame: Int) -> Bool { true }
+        func runEncoder() { plans.encoder.run() }
+        func lsnr(ofFrame frame: Int) -> Float { plans.lsnr[0] }
+
+        mutating func record(_ decision: LSNRGating.Decision, lsnr: Float, forFrame frame: Int) {
+            self.decision = decision
+            self.lsnr = lsnr
+        }
+
+        func runERBDecoder(forFrames count: Int) { plans.erbDecoder.run() }
+        func runDeepFilterDecoder(forFrames count: Int) { plans.dfDecoder.run() }
+    }
+
+    /// A chunk's frames through the chunk plans, handing the carried state over between the
+    /// chunk and one-frame plans where a decoder runs for only some of the frames.
+    private struct ChunkPass: GatedNetworkPass {
+        let chunk: ChunkResources
+        let frame: NetworkPlans
+        let channel: SpectralChannel
+
+        var frameCount: Int { chunk.plans.framesPerRun }
+        func encoderRuns(forFrame frame: Int) -> Bool { true }
+
+        func runEncoder() {
+            chunk.encoder.toChunk()
+            chunk.plans.encoder.run()
+        }
+
+        func lsnr(ofFrame frame: Int) -> Float { chunk.plans.lsnr[frame] }
+
+        func record(_ decision: LSNRGating.Decision, lsnr: Float, forFrame frame: Int) {
+            chunk.decisions[frame] = decision
+            // The skip counter moves as the one-hop path moves it (the caller checked that it
+            // cannot reach the skip within the chunk).
+            _ = channel.silence.shouldSkip(silent: chunk.silentHops[frame])
+            channel.silence.record(decision)
+        }
+
+        func runERBDecoder(forFrames count: Int) {
+            decode(frameCount: count, handOver: chunk.erbDecoder, feeds: chunk.plans.erbFeeds, frameFeeds: frame.erbFeeds,
+                   runs: { $0.runsERBDecoder }, chunkOutput: chunk.plans.mask, frameOutput: frame.mask)
+        }
+
+        func runDeepFilterDecoder(forFrames count: Int) {
+            decode(frameCount: count, handOver: chunk.dfDecoder, feeds: chunk.plans.dfFeeds, frameFeeds: frame.dfFeeds,
+                   runs: { $0.runsDeepFilterDecoder }, chunkOutput: chunk.plans.coefficients, frameOutput: frame.coefficients)
+        }
+
+        /// Runs a decoder over the chunk's frames that the gating gave it: the whole chunk in one
+        /// call when that is all of them, otherwise frame by frame, leaving each frame's output where
+        /// the chunk run would have put it.
+        private func decode(frameCount: Int, handOver: CarriedStateHandOver, feeds: [NetworkPlans.Feed], frameFeeds: [NetworkPlans.Feed],
+                            runs: (LSNRGating.Decision) -> Bool,
+                            chunkOutput: UnsafeMutableBufferPointer<Float>, frameOutput: UnsafeMutableBufferPointer<Float>) {
+            let frames = chunk.plans.framesPerRun
+            if frameCount == frames {
+                handOver.toChunk()
+                handOver.chunk.run()
+            } else {
+                handOver.toFrame()
+                let width = frameOutput.count
+                for j in 0..<frames where runs(chunk.decisions[j]) {
+                    NetworkPlans.feedFrame(j, from: feeds, framesPerRun: frames, to: frameFeeds)
+                    handOver.frame.run()
+                    (chunkOutput.baseAddress! + j * width).update(from: frameOutput.baseAddress!, count: width)
+                }
+            }
+        }
+    }
+
     /// - Parameter framesPerChunk: hops per chunked call; nil plans the one-hop path only.
     init(graphs: NetworkGraphs, config: ModelConfig, settings: EnhancementSettings, framesPerChunk: Int? = nil) throws {
         self.config = config
@@ -97,18 +174,11 @@ final class EnhancementEngine {
                                                      erbFeature: frame.erbFeature, complexFeature: frame.complexFeature) {
             return lsnr
         }
-        frame.encoder.run()
-        let lsnr = frame.lsnr[0]
-        let decision = gating.decision(lsnr: lsnr)
-        if decision.runsERBDecoder {
-            frame.erbDecoder.run()
-        }
-        if decision.runsDeepFilterDecoder {
-            frame.dfDecoder.run()
-        }
-        channel.finish(decision: decision, mask: UnsafeBufferPointer(frame.mask),
+        var pass = FramePass(plans: frame)
+        pass.run(gatedBy: gating)
+        channel.finish(decision: pass.decision, mask: UnsafeBufferPointer(frame.mask),
                        coefficients: UnsafeBufferPointer(frame.coefficients), into: output)
-        return lsnr
+        return pass.lsnr
     }
 
     /// Processes `framesPerChunk` hops back to back into as many output hops; the same numbers as
@@ -142,21 +212,8 @@ final class EnhancementEngine {
             (chunk.spectra.baseAddress! + (order - 1 + j) * stride)
                 .update(from: front.window.baseAddress! + (order - 1) * stride, count: stride)
         }
-        chunk.encoder.toChunk()
-        plans.encoder.run()
-        var erbFrames = 0, dfFrames = 0
-        for j in 0..<frames {
-            let decision = gating.decision(lsnr: plans.lsnr[j])
-            chunk.decisions[j] = decision
-            if decision.runsERBDecoder { erbFrames += 1 }
-            if decision.runsDeepFilterDecoder { dfFrames += 1 }
-            _ = channel.silence.shouldSkip(silent: chunk.silentHops[j])
-            channel.silence.record(decision)
-        }
-        decode(frameCount: erbFrames, of: frames, handOver: chunk.erbDecoder, feeds: plans.erbFeeds, frameFeeds: frame.erbFeeds,
-               runs: { $0.runsERBDecoder }, chunkOutput: plans.mask, frameOutput: frame.mask, decisions: chunk.decisions)
-        decode(frameCount: dfFrames, of: frames, handOver: chunk.dfDecoder, feeds: plans.dfFeeds, frameFeeds: frame.dfFeeds,
-               runs: { $0.runsDeepFilterDecoder }, chunkOutput: plans.coefficients, frameOutput: frame.coefficients, decisions: chunk.decisions)
+        var pass = ChunkPass(chunk: chunk, frame: frame, channel: channel)
+        pass.run(gatedBy: gating)
 
         let maskWidth = erbWidth, coefficientWidth = plans.coefficients.count / frames
         for j in 0..<frames {
@@ -165,27 +222,6 @@ final class EnhancementEngine {
                               mask: UnsafeBufferPointer(rebasing: plans.mask[(j * maskWidth)..<((j + 1) * maskWidth)]),
                               coefficients: UnsafeBufferPointer(rebasing: plans.coefficients[(j * coefficientWidth)..<((j + 1) * coefficientWidth)]),
                               into: UnsafeMutableBufferPointer(rebasing: output[(j * hop)..<((j + 1) * hop)]))
-        }
-    }
-
-    /// Runs a decoder over the chunk's frames that the gating gave it: the whole chunk in one
-    /// call when that is all of them, otherwise frame by frame, leaving each frame's output where
-    /// the chunk run would have put it.
-    private func decode(frameCount: Int, of frames: Int, handOver: CarriedStateHandOver,
-                        feeds: [NetworkPlans.Feed], frameFeeds: [NetworkPlans.Feed], runs: (LSNRGating.Decision) -> Bool,
-                        chunkOutput: UnsafeMutableBufferPointer<Float>, frameOutput: UnsafeMutableBufferPointer<Float>,
-                        decisions: [LSNRGating.Decision]) {
-        if frameCount == frames {
-            handOver.toChunk()
-            handOver.chunk.run()
-        } else if frameCount > 0 {
-            handOver.toFrame()
-            let width = frameOutput.count
-            for j in 0..<frames where runs(decisions[j]) {
-                NetworkPlans.feedFrame(j, from: feeds, framesPerRun: frames, to: frameFeeds)
-                handOver.frame.run()
-                (chunkOutput.baseAddress! + j * width).update(from: frameOutput.baseAddress!, count: width)
-            }
         }
     }
 

@@ -185,22 +185,8 @@ public final class StreamBatch {
             }
         }
         guard analysed > 0 else { return }
-        run(plans.encoder, snapshots: encoderSnapshots, runsFor: { $0.analysed })
-        var erbRuns = 0, dfRuns = 0
-        for position in 0..<count {
-            let member = members[positions[position]]
-            guard member.analysed else { continue }
-            member.lsnr = plans.slot(position, of: plans.lsnr)[0]
-            member.decision = gating.decision(lsnr: member.lsnr)
-            if member.decision.runsERBDecoder { erbRuns += 1 }
-            if member.decision.runsDeepFilterDecoder { dfRuns += 1 }
-        }
-        if erbRuns > 0 {
-            run(plans.erbDecoder, snapshots: erbDecoderSnapshots, runsFor: { $0.analysed && $0.decision.runsERBDecoder })
-        }
-        if dfRuns > 0 {
-            run(plans.dfDecoder, snapshots: dfDecoderSnapshots, runsFor: { $0.analysed && $0.decision.runsDeepFilterDecoder })
-        }
+        var pass = Pass(batch: self, plans: plans)
+        pass.run(gatedBy: gating)
         for position in 0..<count {
             let member = members[positions[position]]
             guard member.analysed else { continue }
@@ -209,6 +195,38 @@ public final class StreamBatch {
                                   coefficients: UnsafeBufferPointer(plans.slot(position, of: plans.coefficients)),
                                   into: member.output)
         }
+    }
+
+    /// One hop of every joined stream through the plans of the current batch size.
+    private struct Pass: GatedNetworkPass {
+        let batch: StreamBatch
+        let plans: NetworkPlans
+
+        var frameCount: Int { batch.streamCount }
+
+        func encoderRuns(forFrame position: Int) -> Bool { member(position).analysed }
+
+        func runEncoder() {
+            batch.run(plans.encoder, snapshots: batch.encoderSnapshots, runsFor: { $0.analysed })
+        }
+
+        func lsnr(ofFrame position: Int) -> Float { plans.slot(position, of: plans.lsnr)[0] }
+
+        func record(_ decision: LSNRGating.Decision, lsnr: Float, forFrame position: Int) {
+            let member = member(position)
+            member.lsnr = lsnr
+            member.decision = decision
+        }
+
+        func runERBDecoder(forFrames count: Int) {
+            batch.run(plans.erbDecoder, snapshots: batch.erbDecoderSnapshots, runsFor: { $0.analysed && $0.decision.runsERBDecoder })
+        }
+
+        func runDeepFilterDecoder(forFrames count: Int) {
+            batch.run(plans.dfDecoder, snapshots: batch.dfDecoderSnapshots, runsFor: { $0.analysed && $0.decision.runsDeepFilterDecoder })
+        }
+
+        private func member(_ position: Int) -> Member { batch.members[batch.positions[position]] }
     }
 
     /// Runs one graph for the whole batch; the streams it is not meant to run for keep their state.

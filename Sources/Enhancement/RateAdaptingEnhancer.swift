@@ -8,8 +8,9 @@ import DSP
 ///
 /// After `init`, `process` allocates nothing, takes no lock and cannot fail.
 public final class RateAdaptingEnhancer {
-    /// The rates the capture paths use; any multiple of 100 Hz from `minimumRate` to
-    /// `maximumRate` works.
+    /// The rates the capture paths use, each a whole number of samples in 10 ms: the ones
+    /// frame-based cancellers accept (the simulator's `Framer` takes only these). This enhancer
+    /// takes any multiple of 100 Hz from `minimumRate` to `maximumRate`.
     public static let commonRates = [8_000, 16_000, 24_000, 32_000, 44_100, 48_000, 88_200, 96_000]
     public static let minimumRate = 8_000
     public static let maximumRate = 192_000

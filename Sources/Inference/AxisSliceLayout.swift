@@ -12,8 +12,6 @@ public struct AxisSliceLayout: Sendable, Equatable {
         inner = shape[(axis + 1)...].reduce(1, *)
     }
 
-    public var floatsPerSlice: Int { outer * inner }
-
     /// Copies slice `index` of a tensor with `count` slices into slice `destinationIndex` of a
     /// tensor of the same layout with `destinationCount` slices.
     public func copySlice(_ index: Int, of source: UnsafePointer<Float>, count: Int,

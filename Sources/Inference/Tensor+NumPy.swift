@@ -97,6 +97,17 @@ extension Tensor {
         return bytes
     }
 
+    /// The `.npy` file a graph value named `name` is written to and read from: the name with
+    /// every character outside [A-Za-z0-9._-] replaced by "_" (value names hold "/" and ":"), as
+    /// the reference generators in Scripts name theirs.
+    public static func numPyFileName(forValueNamed name: String) -> String {
+        String(name.unicodeScalars.map { scalar in
+            let allowed = scalar.isASCII && (("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
+                || ("0"..."9").contains(scalar) || "._-".unicodeScalars.contains(scalar))
+            return allowed ? Character(scalar) : "_"
+        }) + ".npy"
+    }
+
     /// Writes this tensor to `path` as `.npy`.
     public func writeNumPyFile(_ path: String) throws {
         guard let file = fopen(path, "wb") else {

@@ -12,29 +12,9 @@ extension ProtobufReader {
         return Int32(truncatingIfNeeded: try readVarint())
     }
 
-    public mutating func readUInt64(_ field: ProtobufField) throws -> UInt64 {
-        try expect(field, .varint)
-        return try readVarint()
-    }
-
-    public mutating func readSInt64(_ field: ProtobufField) throws -> Int64 {
-        try expect(field, .varint)
-        return ZigZag.decode(try readVarint())
-    }
-
-    public mutating func readBool(_ field: ProtobufField) throws -> Bool {
-        try expect(field, .varint)
-        return try readVarint() != 0
-    }
-
     public mutating func readFloat(_ field: ProtobufField) throws -> Float {
         try expect(field, .fixed32)
         return Float(bitPattern: try readFixed32())
-    }
-
-    public mutating func readDouble(_ field: ProtobufField) throws -> Double {
-        try expect(field, .fixed64)
-        return Double(bitPattern: try readFixed64())
     }
 
     /// `bytes`: a slice sharing the input's storage (no copy).

@@ -1,3 +1,5 @@
+import Enhancement
+
 /// Cuts a stream of callback-sized chunks into 10 ms frames, the way a frame-based noise
 /// canceller's capture device does: append each callback's samples to a capture buffer and,
 /// while at least one frame is buffered, hand it on.
@@ -5,12 +7,9 @@
 /// The capture buffer is a preallocated `SampleRing`, so appending and framing never allocate
 /// or move the buffered samples (the device this models grows a buffer and memmoves it per frame).
 public final class Framer {
-    /// The rates with a whole number of samples in 10 ms that frame-based cancellers accept.
-    public static let supportedRates = [8_000, 16_000, 24_000, 32_000, 44_100, 48_000, 88_200, 96_000]
-
-    /// `rate / 100`: 80 samples at 8 kHz … 960 at 96 kHz.
+    /// `rate / 100`: 80 samples at 8 kHz … 960 at 96 kHz; only at `RateAdaptingEnhancer.commonRates`.
     public static func samplesPerFrame(atRate rate: Int) throws(RealtimeError) -> Int {
-        guard supportedRates.contains(rate) else { throw .unsupportedFrameRate(rate) }
+        guard RateAdaptingEnhancer.commonRates.contains(rate) else { throw .unsupportedFrameRate(rate) }
         return rate / 100
     }
 

@@ -1,3 +1,5 @@
+import Enhancement
+
 /// A capture configuration the simulator refuses, named with the setting and the value at fault.
 public enum RealtimeError: Error, Equatable, CustomStringConvertible {
     /// A hardware buffer that is not a power of two between 256 and 4096 frames.
@@ -29,7 +31,7 @@ public enum RealtimeError: Error, Equatable, CustomStringConvertible {
             "\(role) sample rate \(rate) Hz is not supported: use \(SampleRates.minimum)…\(SampleRates.maximum) Hz"
         case .unsupportedFrameRate(let rate):
             "no 10 ms framing at \(rate) Hz: use one of "
-                + Framer.supportedRates.map(String.init).joined(separator: ", ") + " Hz"
+                + RateAdaptingEnhancer.commonRates.map(String.init).joined(separator: ", ") + " Hz"
         case .invalidFault(let reason):
             "invalid fault: \(reason)"
         case .invalidSetting(let reason):

@@ -45,11 +45,6 @@ public final class SystemConverter {
         converted.deallocate()
     }
 
-    /// App-rate samples converted per callback on average: bufferFrames · appRate / hardware rate.
-    public var nominalSamplesPerCallback: Double {
-        Double(hardware.bufferFrames) * Double(appRate) / Double(hardware.sampleRate)
-    }
-
     /// Converted samples the OS holds back from the app.
     public var heldCount: Int { held.readableCount }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Plotting
 
 /// An SVG timeline of a stretch of callbacks: hardware buffers, what the OS delivered, the
 /// frames released, processing on the virtual clock against each deadline, the samples held by
@@ -35,26 +36,20 @@ public struct TimelinePlot {
         left + (milliseconds - startMs) / (endMs - startMs) * (width - left - right)
     }
 
-    private func number(_ value: Double) -> String { String(format: "%.1f", value) }
-
-    private func escaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;")
-    }
-
-    private func rect(_ x0: Double, _ y: Double, _ x1: Double, _ height: Double, fill: String, extra: String = "") -> String {
-        "<rect x=\"\(number(x0))\" y=\"\(number(y))\" width=\"\(number(max(x1 - x0, 1)))\" height=\"\(number(height))\" fill=\"\(fill)\" \(extra)/>"
+    private func rect(_ x0: Double, _ y: Double, _ x1: Double, _ height: Double, fill: String) -> SVGElement {
+        SVGElement("rect", ["x": x0, "y": y, "width": max(x1 - x0, 1), "height": height, "fill": fill])
     }
 
     private func label(_ text: String, _ x: Double, _ y: Double, size: Int = 11, anchor: String = "start",
-                       fill: String = "#222", weight: String = "normal") -> String {
-        "<text x=\"\(number(x))\" y=\"\(number(y))\" font-size=\"\(size)\" text-anchor=\"\(anchor)\" fill=\"\(fill)\" font-weight=\"\(weight)\">\(escaped(text))</text>"
+                       fill: String = "#222", weight: String = "normal") -> SVGElement {
+        SVGElement("text", ["x": x, "y": y, "font-size": size, "text-anchor": anchor, "fill": fill, "font-weight": weight], text: text)
     }
 
-    /// Path commands for a step: level at `previous` until `x`, then to `y` (a move for the first point).
-    private func step(to x: Double, _ y: Double, from previous: Double?) -> String {
-        guard let previous else { return "M\(number(x)),\(number(y))" }
-        return " L\(number(x)),\(number(previous)) L\(number(x)),\(number(y))"
+    /// A step: level at `previous` until `x`, then to `y` (a move for the first point).
+    private func step(_ path: inout SVGPath, to x: Double, _ y: Double, from previous: Double?) {
+        guard let previous else { return path.move(to: x, y) }
+        path.line(to: x, previous)
+        path.line(to: x, y)
     }
 
     /// The SVG document.
@@ -64,7 +59,7 @@ public struct TimelinePlot {
             ("processing vs deadline", 272, 34), ("held: OS / framer", 322, 70),
         ]
         let bottom = 392.0
-        var body: [String] = []
+        var body: [SVGElement] = []
         let s = statistics
         body.append(label("\(s.hwBufferFrames) frames @ \(s.hwRate) Hz → app \(s.appRate) Hz, \(s.delivery) delivery — "
             + "callback \(String(format: "%.2f", s.callbackPeriodMs)) ms, \(s.samplesPerFrame) samples per frame",
@@ -81,7 +76,7 @@ public struct TimelinePlot {
 
         let largestDelivery = Double(max(callbacks.map(\.appSamples).max() ?? 1, 1))
         let largestHeld = Double(max(callbacks.map { max($0.heldSamples, $0.bufferedSamples) }.max() ?? 1, 1))
-        var heldPath = "", bufferedPath = ""
+        var heldPath = SVGPath(), bufferedPath = SVGPath()
         var previousHeldY: Double?, previousBufferedY: Double?
         var lastMissLabel = -Double.infinity
         for record in callbacks {
@@ -90,7 +85,7 @@ public struct TimelinePlot {
             // Hardware buffer: filled during [host − period, host].
             let shade = record.index % 2 == 0 ? "#9cc3e6" : "#6fa8dc"
             body.append(rect(begin, lanes[0].top + 4, end, lanes[0].height - 8,
-                             fill: record.dropped ? "#e06666" : shade, extra: "stroke=\"#fff\" stroke-width=\"0.5\""))
+                             fill: record.dropped ? "#e06666" : shade).adding(["stroke": "#fff", "stroke-width": 0.5]))
             if end - begin > 34 {
                 body.append(label(record.dropped ? "dropped" : "\(record.hwFrames)", (begin + end) / 2,
                                   lanes[0].top + 21, size: 10, anchor: "middle", fill: "#fff"))
@@ -114,12 +109,12 @@ public struct TimelinePlot {
             }
             // Processing on the virtual clock, and the deadline (the next buffer's arrival).
             let deadline = x(record.hostTimeMs + periodMs)
-            body.append("<line x1=\"\(number(deadline))\" y1=\"\(number(lanes[3].top))\" x2=\"\(number(deadline))\" "
-                + "y2=\"\(number(lanes[3].top + lanes[3].height))\" stroke=\"#999\" stroke-dasharray=\"3,2\"/>")
+            body.append(SVGElement("line", ["x1": deadline, "y1": lanes[3].top, "x2": deadline, "y2": lanes[3].top + lanes[3].height,
+                                            "stroke": "#999", "stroke-dasharray": "3,2"]))
             if record.finishMs > record.startMs {
                 let missed = record.deadlineMiss != nil
                 body.append(rect(x(record.startMs), lanes[3].top + 7, x(record.finishMs), lanes[3].height - 14,
-                                 fill: missed ? "#cc0000" : "#93c47d", extra: "opacity=\"0.85\""))
+                                 fill: missed ? "#cc0000" : "#93c47d").adding(["opacity": 0.85]))
             }
             if let miss = record.deadlineMiss, x(record.finishMs) - lastMissLabel > 80 {
                 lastMissLabel = x(record.finishMs)
@@ -129,57 +124,41 @@ public struct TimelinePlot {
             // Samples held after the callback, as steps.
             let heldY = lanes[4].top + lanes[4].height - Double(record.heldSamples) / largestHeld * (lanes[4].height - 8)
             let bufferedY = lanes[4].top + lanes[4].height - Double(record.bufferedSamples) / largestHeld * (lanes[4].height - 8)
-            heldPath += step(to: end, heldY, from: previousHeldY)
-            bufferedPath += step(to: end, bufferedY, from: previousBufferedY)
+            step(&heldPath, to: end, heldY, from: previousHeldY)
+            step(&bufferedPath, to: end, bufferedY, from: previousBufferedY)
             previousHeldY = heldY
             previousBufferedY = bufferedY
         }
-        body.append("<path d=\"\(heldPath)\" fill=\"none\" stroke=\"#e69138\" stroke-width=\"2\"/>")
-        body.append("<path d=\"\(bufferedPath)\" fill=\"none\" stroke=\"#8e7cc3\" stroke-width=\"2\"/>")
+        body.append(heldPath.element(["fill": "none", "stroke": "#e69138", "stroke-width": 2]))
+        body.append(bufferedPath.element(["fill": "none", "stroke": "#8e7cc3", "stroke-width": 2]))
 
         for (index, fault) in faults.sorted(by: { $0.time < $1.time }).enumerated() {
             let at = fault.time * 1000
             guard at >= startMs, at <= endMs else { continue }
             let labelY = 64 + Double(index % 2) * 13
-            body.append("<line x1=\"\(number(x(at)))\" y1=\"\(number(labelY + 2))\" x2=\"\(number(x(at)))\" "
-                + "y2=\"\(number(bottom))\" stroke=\"#cc0000\" stroke-width=\"1.5\" stroke-dasharray=\"6,3\"/>")
+            body.append(SVGElement("line", ["x1": x(at), "y1": labelY + 2, "x2": x(at), "y2": bottom,
+                                            "stroke": "#cc0000", "stroke-width": 1.5, "stroke-dasharray": "6,3"]))
             body.append(label(fault.description, x(at) + 4, labelY, size: 11, fill: "#cc0000"))
         }
 
-        // Time axis with round tick spacing.
-        let span = endMs - startMs
-        let step = [1.0, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000].first { span / $0 <= 14 } ?? 10_000
-        var tick = (startMs / step).rounded(.up) * step
-        while tick <= endMs {
-            body.append("<line x1=\"\(number(x(tick)))\" y1=\"\(number(bottom))\" x2=\"\(number(x(tick)))\" "
-                + "y2=\"\(number(bottom + 6))\" stroke=\"#333\"/>")
-            body.append(label("\(Int(tick.rounded())) ms", x(tick), bottom + 20, size: 11, anchor: "middle"))
-            tick += step
-        }
-        body.append("<line x1=\"\(number(left))\" y1=\"\(number(bottom))\" x2=\"\(number(width - right))\" "
-            + "y2=\"\(number(bottom))\" stroke=\"#333\"/>")
+        // Time axis: round steps (whole milliseconds), about 14 over the span shown.
+        let step = max(1, AxisTicks.niceStep(span: endMs - startMs, targetCount: 14))
+        body += Axis(.bottom, at: bottom, ticks: AxisTicks.ticks(from: startMs, to: endMs, step: step).map {
+            Axis.Tick(position: x($0), label: "\(Int($0.rounded())) ms")
+        }, tickLength: 6, labelDistance: 20, labelAttributes: ["font-size": 11, "fill": "#222"]).elements
+        body.append(SVGElement("line", ["x1": left, "y1": bottom, "x2": width - right, "y2": bottom, "stroke": "#333"]))
 
         let legendY = bottom + 48
-        let legend: [(String, String)] = [
-            ("#6fa8dc", "hardware buffer filling"), ("#e06666", "dropped callback"), ("#3d85c6", "samples delivered"),
-            ("#6aa84f", "10 ms frame released"), ("#93c47d", "processing (on time)"), ("#cc0000", "processing (missed)"),
-            ("#e69138", "OS remainder"), ("#8e7cc3", "framer partial frame"),
-        ]
-        for (index, entry) in legend.enumerated() {
-            let entryX = left + Double(index % 4) * 300, entryY = legendY + Double(index / 4) * 20
-            body.append(rect(entryX, entryY - 10, entryX + 14, 12, fill: entry.0))
-            body.append(label(entry.1, entryX + 20, entryY, size: 12))
-        }
+        body += Legend([
+            .init(.box(color: "#6fa8dc"), "hardware buffer filling"), .init(.box(color: "#e06666"), "dropped callback"),
+            .init(.box(color: "#3d85c6"), "samples delivered"), .init(.box(color: "#6aa84f"), "10 ms frame released"),
+            .init(.box(color: "#93c47d"), "processing (on time)"), .init(.box(color: "#cc0000"), "processing (missed)"),
+            .init(.box(color: "#e69138"), "OS remainder"), .init(.box(color: "#8e7cc3"), "framer partial frame"),
+        ], x: left, y: legendY, columns: 4, columnWidth: 300, rowHeight: 20, labelAttributes: ["font-size": 12, "fill": "#222"]).elements
         body.append(label("dashed grey: callback deadline (next buffer arrives)", left, legendY + 44, size: 12, fill: "#666"))
 
-        let height = legendY + 60
-        return """
-            <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" \
-            viewBox="0 0 \(Int(width)) \(Int(height))" font-family="Helvetica, Arial, sans-serif">
-            <rect width="100%" height="100%" fill="#fff"/>
-            \(body.joined(separator: "\n"))
-            </svg>
-
-            """
+        var svg = SVGDocument(width: width, height: legendY + 60, attributes: ["font-family": "Helvetica, Arial, sans-serif"], background: "#fff")
+        svg.append(contentsOf: body)
+        return svg.markup
     }
 }

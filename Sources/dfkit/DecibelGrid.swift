@@ -1,5 +1,6 @@
 import DSP
 import Foundation
+import Plotting
 
 /// A spectrogram reduced for display: at most `maximumRows` frequency rows, each the mean power
 /// of the bins it covers, in dB; rows run top (highest frequency) to bottom, as an image does.

@@ -1,3 +1,5 @@
+import Plotting
+
 /// An 8-bit RGB raster, rows top to bottom, three bytes per pixel.
 struct RGBImage {
     let width: Int
@@ -22,16 +24,5 @@ struct RGBImage {
             pixels[offset + 1] = newValue.green
             pixels[offset + 2] = newValue.blue
         }
-    }
-}
-
-struct RGBColor: Equatable {
-    var red: UInt8
-    var green: UInt8
-    var blue: UInt8
-
-    /// `#rrggbb`, for SVG.
-    var hexadecimal: String {
-        "#" + [red, green, blue].map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
     }
 }

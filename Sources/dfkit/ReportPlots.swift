@@ -1,5 +1,6 @@
 import Corpus
 import Foundation
+import Plotting
 
 /// The charts `dfkit report --plot DIR` writes: per metric, each group's values as a strip of
 /// points with its mean and 95 % interval; and each file's RTF, sorted, per group.
@@ -21,48 +22,40 @@ struct ReportPlots {
         String(name.map { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" ? $0 : "_" })
     }
 
-    static func escaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
-    }
-
     /// One column per group: its values as jittered points, the mean as a bar, the interval as a whisker.
     func strips(title: String, values: [(group: String, values: [Double])]) -> String {
-        let width = 120 + 160 * max(values.count, 1), height = 360.0, top = 40.0, bottom = 300.0, left = 80.0
+        let width = Double(120 + 160 * max(values.count, 1)), height = 360.0, top = 40.0, bottom = 300.0, left = 80.0
         let all = values.flatMap(\.values)
         var low = all.min() ?? 0, high = all.max() ?? 1
         if low == high { low -= 0.5; high += 0.5 }
         let pad = (high - low) * 0.05
         (low, high) = (low - pad, high + pad)
         func y(_ value: Double) -> Double { bottom - (value - low) / (high - low) * (bottom - top) }
-        var parts = [
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(Int(height))\" font-family=\"sans-serif\" font-size=\"12\">",
-            "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>",
-            "<text x=\"\(left)\" y=\"22\" font-size=\"15\">\(Self.escaped(title))</text>",
-            "<line x1=\"\(left)\" y1=\"\(top)\" x2=\"\(left)\" y2=\"\(bottom)\" stroke=\"black\"/>",
-        ]
-        for tick in 0...4 {
+        var svg = SVGDocument(width: width, height: height, attributes: ["font-family": "sans-serif", "font-size": 12])
+        svg.append(SVGElement("text", ["x": left, "y": 22, "font-size": 15], text: title))
+        svg.append(SVGElement("line", ["x1": left, "y1": top, "x2": left, "y2": bottom, "stroke": "black"]))
+        svg.append(contentsOf: Axis(.left, at: left, ticks: (0...4).map { tick in
             let value = low + (high - low) * Double(tick) / 4
-            parts.append(String(format: "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%.3g</text>", left - 6, y(value) + 4, value))
-            parts.append(String(format: "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>", left, y(value), width - 20, y(value)))
-        }
+            return Axis.Tick(position: y(value), label: String(format: "%.3g", value))
+        }, tickLength: 0, labelDistance: 6, grid: (from: left, to: width - 20, color: "#ddd")).elements)
         for (column, entry) in values.enumerated() {
             let center = left + 80 + Double(column) * 160
             for (index, value) in entry.values.enumerated() {
+                // A fixed scatter, so that equal values stay apart and a rerun draws the same chart.
                 let jitter = Double((index * 7919) % 61) - 30
-                parts.append(String(format: "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"#3b6fb6\" fill-opacity=\"0.6\"/>", center + jitter, y(value)))
+                svg.append(SVGElement("circle", ["cx": center + jitter, "cy": y(value), "r": 2.5, "fill": "#3b6fb6", "fill-opacity": 0.6]))
             }
             if let statistic = CorpusReport.Statistic(entry.values) {
-                parts.append(String(format: "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#c0392b\" stroke-width=\"3\"/>",
-                                    center - 40, y(statistic.mean), center + 40, y(statistic.mean)))
+                svg.append(SVGElement("line", ["x1": center - 40, "y1": y(statistic.mean), "x2": center + 40, "y2": y(statistic.mean),
+                                               "stroke": "#c0392b", "stroke-width": 3]))
                 if let half = statistic.confidence95 {
-                    parts.append(String(format: "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#c0392b\"/>",
-                                        center, y(statistic.mean - half), center, y(statistic.mean + half)))
+                    svg.append(SVGElement("line", ["x1": center, "y1": y(statistic.mean - half), "x2": center, "y2": y(statistic.mean + half),
+                                                   "stroke": "#c0392b"]))
                 }
             }
-            parts.append(String(format: "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">%@ (n = %d)</text>", center, bottom + 22,
-                                Self.escaped(entry.group), entry.values.count))
+            svg.append(SVGElement("text", ["x": center, "y": bottom + 22, "text-anchor": "middle"],
+                                  text: "\(entry.group) (n = \(entry.values.count))"))
         }
-        parts.append("</svg>")
-        return parts.joined(separator: "\n")
+        return svg.markup
     }
 }

@@ -137,22 +137,13 @@ struct RunCommand: Command {
         try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
         for name in graph.outputNames {
             guard let tensor = outputs[name] else { continue }
-            let path = URL(fileURLWithPath: outputDirectory).appendingPathComponent(Self.fileName(for: name) + ".npy").path
+            let path = URL(fileURLWithPath: outputDirectory).appendingPathComponent(Tensor.numPyFileName(forValueNamed: name)).path
             try tensor.writeNumPyFile(path)
             print("\(name): \(tensor.elementType) \(tensor.shape) → \(path)")
         }
         if let profiled {
             print(Self.describe(profiled, wall: elapsed))
         }
-    }
-
-    /// `name` with every character outside [A-Za-z0-9._-] replaced by "_".
-    static func fileName(for name: String) -> String {
-        String(name.unicodeScalars.map { scalar in
-            let allowed = scalar.isASCII && (("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
-                || ("0"..."9").contains(scalar) || "._-".unicodeScalars.contains(scalar))
-            return allowed ? Character(scalar) : "_"
-        })
     }
 
     static func describe(_ profile: OperatorProfile, wall: Duration) -> String {

@@ -1,5 +1,6 @@
 import DSP
 import Foundation
+import Plotting
 
 /// An SVG of three stacked spectrograms — a reference A, a test B aligned to it and their
 /// difference B − A — on one dB colour scale (viridis, from the loudest cell down
@@ -89,41 +90,28 @@ struct SpectrogramPlot {
     func svg() throws -> String {
         let peak = panels.compactMap { $0.grid.peak }.max() ?? DecibelGrid.floorDecibels
         let top = peak.rounded(.up)
-        var svg = """
-            <svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" \
-            width="\(format(width))" height="\(format(height))" viewBox="0 0 \(format(width)) \(format(height))" \
-            font-family="DejaVu Sans, Helvetica, Arial, sans-serif" font-size="13">
-            <rect width="100%" height="100%" fill="white"/>
-            <text x="\(format(width / 2))" y="30" text-anchor="middle" font-size="17" font-weight="bold">\(escaped(title))</text>
-            <defs>
-            <linearGradient id="scale" x1="0" y1="1" x2="0" y2="0">
-
-            """
-        for (index, stop) in Viridis.stops.enumerated() {
-            svg += "<stop offset=\"\(format(Double(index) / Double(Viridis.stops.count - 1)))\" stop-color=\"\(stop.hexadecimal)\"/>\n"
-        }
-        svg += "</linearGradient>\n"
-        for index in panels.indices {
-            svg += "<clipPath id=\"plot\(index)\"><rect x=\"\(format(left))\" y=\"\(format(panelTop(index)))\" "
-                + "width=\"\(format(plotWidth))\" height=\"\(format(plotHeight))\"/></clipPath>\n"
-        }
-        svg += "</defs>\n"
+        var svg = SVGDocument(width: width, height: height, attributes: [
+            "xmlns:xlink": "http://www.w3.org/1999/xlink", "font-family": "DejaVu Sans, Helvetica, Arial, sans-serif", "font-size": 13,
+        ])
+        svg.append(SVGElement("text", ["x": width / 2, "y": 30, "text-anchor": "middle", "font-size": 17, "font-weight": "bold"], text: title))
+        svg.append(SVGElement("defs", children: [Viridis.verticalGradient(id: "scale")] + panels.indices.map { index in
+            SVGElement("clipPath", ["id": "plot\(index)"], children: [
+                SVGElement("rect", ["x": left, "y": panelTop(index), "width": plotWidth, "height": plotHeight]),
+            ])
+        }))
         for (index, panel) in panels.enumerated() {
-            svg += try panelElements(panel, index: index, top: top)
+            svg.append(contentsOf: try panelElements(panel, index: index, top: top))
         }
-        svg += colorBar(top: top)
-        var y = panelsBottom + 60
-        for line in caption {
-            svg += "<text x=\"\(format(left))\" y=\"\(format(y))\">\(escaped(line))</text>\n"
-            y += 20
+        svg.append(contentsOf: colorBar(top: top))
+        for (line, text) in caption.enumerated() {
+            svg.append(SVGElement("text", ["x": left, "y": panelsBottom + 60 + 20 * Double(line)], text: text))
         }
-        svg += "</svg>\n"
-        return svg
+        return svg.markup
     }
 
     private func panelTop(_ index: Int) -> Double { firstPanelTop + Double(index) * panelPitch }
 
-    private func panelElements(_ panel: Panel, index: Int, top: Float) throws -> String {
+    private func panelElements(_ panel: Panel, index: Int, top: Float) throws -> [SVGElement] {
         let y0 = panelTop(index)
         let nyquist = Double(sampleRate) / 2
         func x(_ time: Double) -> Double { left + (time - startTime) / duration * plotWidth }
@@ -137,85 +125,48 @@ struct SpectrogramPlot {
         let lowest = -binWidth / 2, highest = (Double(fftSize / 2) + 0.5) * binWidth
         let png = try PNGEncoder.encode(panel.grid.image(top: top, span: Self.decibelSpan))
 
-        var svg = "<text x=\"\(format(left))\" y=\"\(format(y0 - 8))\" font-size=\"14\" font-weight=\"bold\">\(escaped(panel.title))</text>\n"
-        svg += "<rect x=\"\(format(left))\" y=\"\(format(y0))\" width=\"\(format(plotWidth))\" height=\"\(format(plotHeight))\" "
-            + "fill=\"\(Viridis.stops[0].hexadecimal)\"/>\n"
-        svg += "<image x=\"\(format(x(imageStart)))\" y=\"\(format(y(highest)))\" width=\"\(format(x(imageEnd) - x(imageStart)))\" "
-            + "height=\"\(format(y(lowest) - y(highest)))\" preserveAspectRatio=\"none\" clip-path=\"url(#plot\(index))\" "
-            + "style=\"image-rendering:pixelated\" xlink:href=\"data:image/png;base64,\(Data(png).base64EncodedString())\"/>\n"
-        svg += "<rect x=\"\(format(left))\" y=\"\(format(y0))\" width=\"\(format(plotWidth))\" height=\"\(format(plotHeight))\" "
-            + "fill=\"none\" stroke=\"#333\"/>\n"
-
-        let timeStep = Self.niceStep(span: duration, targetCount: 10)
-        for time in Self.ticks(from: startTime, to: startTime + duration, step: timeStep) {
-            let tickX = x(time)
-            svg += "<line x1=\"\(format(tickX))\" y1=\"\(format(y0 + plotHeight))\" x2=\"\(format(tickX))\" "
-                + "y2=\"\(format(y0 + plotHeight + 5))\" stroke=\"#333\"/>\n"
-            svg += "<text x=\"\(format(tickX))\" y=\"\(format(y0 + plotHeight + 19))\" text-anchor=\"middle\">"
-                + "\(Self.label(time, step: timeStep))</text>\n"
-        }
-        let frequencyStep = Self.niceStep(span: nyquist / 1000, targetCount: 6) * 1000
-        for frequency in Self.ticks(from: 0, to: nyquist, step: frequencyStep) {
-            let tickY = y(frequency)
-            svg += "<line x1=\"\(format(left - 5))\" y1=\"\(format(tickY))\" x2=\"\(format(left))\" y2=\"\(format(tickY))\" stroke=\"#333\"/>\n"
-            svg += "<text x=\"\(format(left - 8))\" y=\"\(format(tickY + 4))\" text-anchor=\"end\">"
-                + "\(Self.label(frequency / 1000, step: frequencyStep / 1000))</text>\n"
-        }
+        var elements = [
+            SVGElement("text", ["x": left, "y": y0 - 8, "font-size": 14, "font-weight": "bold"], text: panel.title),
+            SVGElement("rect", ["x": left, "y": y0, "width": plotWidth, "height": plotHeight, "fill": Viridis.stops[0].hexadecimal]),
+            SVGElement("image", [
+                "x": x(imageStart), "y": y(highest), "width": x(imageEnd) - x(imageStart), "height": y(lowest) - y(highest),
+                "preserveAspectRatio": "none", "clip-path": "url(#plot\(index))", "style": "image-rendering:pixelated",
+                "xlink:href": "data:image/png;base64,\(Data(png).base64EncodedString())",
+            ]),
+            SVGElement("rect", ["x": left, "y": y0, "width": plotWidth, "height": plotHeight, "fill": "none", "stroke": "#333"]),
+        ]
+        let timeStep = AxisTicks.niceStep(span: duration, targetCount: 10)
+        elements += Axis(.bottom, at: y0 + plotHeight, ticks: AxisTicks.ticks(from: startTime, to: startTime + duration, step: timeStep).map {
+            Axis.Tick(position: x($0), label: AxisTicks.label($0, step: timeStep))
+        }, labelDistance: 19).elements
+        let frequencyStep = AxisTicks.niceStep(span: nyquist / 1000, targetCount: 6) * 1000
+        elements += Axis(.left, at: left, ticks: AxisTicks.ticks(from: 0, to: nyquist, step: frequencyStep).map {
+            Axis.Tick(position: y($0), label: AxisTicks.label($0 / 1000, step: frequencyStep / 1000))
+        }, labelDistance: 8).elements
         let middle = y0 + plotHeight / 2
-        svg += "<text x=\"\(format(left - 52))\" y=\"\(format(middle))\" text-anchor=\"middle\" "
-            + "transform=\"rotate(-90 \(format(left - 52)) \(format(middle)))\">frequency (kHz)</text>\n"
+        elements.append(SVGElement("text", ["x": left - 52, "y": middle, "text-anchor": "middle",
+                                            "transform": "rotate(-90 \(SVGNumber.text(left - 52)) \(SVGNumber.text(middle)))"],
+                                   text: "frequency (kHz)"))
         if index == panels.count - 1 {
-            svg += "<text x=\"\(format(left + plotWidth / 2))\" y=\"\(format(y0 + plotHeight + 38))\" text-anchor=\"middle\">time (s)</text>\n"
+            elements.append(SVGElement("text", ["x": left + plotWidth / 2, "y": y0 + plotHeight + 38, "text-anchor": "middle"], text: "time (s)"))
         }
-        return svg
+        return elements
     }
 
     /// A vertical bar beside the panels: `top` at its top, `top − decibelSpan` at its bottom.
-    private func colorBar(top: Float) -> String {
+    private func colorBar(top: Float) -> [SVGElement] {
         let barTop = firstPanelTop, barHeight = panelsBottom - firstPanelTop, barWidth = 22.0
-        var svg = "<rect x=\"\(format(colorBarLeft))\" y=\"\(format(barTop))\" width=\"\(format(barWidth))\" "
-            + "height=\"\(format(barHeight))\" fill=\"url(#scale)\" stroke=\"#333\"/>\n"
-        svg += "<text x=\"\(format(colorBarLeft + barWidth / 2))\" y=\"\(format(barTop - 8))\" text-anchor=\"middle\">dB</text>\n"
+        var elements = [
+            SVGElement("rect", ["x": colorBarLeft, "y": barTop, "width": barWidth, "height": barHeight, "fill": "url(#scale)", "stroke": "#333"]),
+            SVGElement("text", ["x": colorBarLeft + barWidth / 2, "y": barTop - 8, "text-anchor": "middle"], text: "dB"),
+        ]
         let bottom = Double(top - Self.decibelSpan)
-        for level in Self.ticks(from: bottom, to: Double(top), step: 20) {
+        for level in AxisTicks.ticks(from: bottom, to: Double(top), step: 20) {
             let tickY = barTop + barHeight * (Double(top) - level) / Double(Self.decibelSpan)
-            svg += "<line x1=\"\(format(colorBarLeft + barWidth))\" y1=\"\(format(tickY))\" "
-                + "x2=\"\(format(colorBarLeft + barWidth + 5))\" y2=\"\(format(tickY))\" stroke=\"#333\"/>\n"
-            svg += "<text x=\"\(format(colorBarLeft + barWidth + 8))\" y=\"\(format(tickY + 4))\">\(Self.label(level, step: 20))</text>\n"
+            elements.append(SVGElement("line", ["x1": colorBarLeft + barWidth, "y1": tickY, "x2": colorBarLeft + barWidth + 5, "y2": tickY,
+                                                "stroke": "#333"]))
+            elements.append(SVGElement("text", ["x": colorBarLeft + barWidth + 8, "y": tickY + 4], text: AxisTicks.label(level, step: 20)))
         }
-        return svg
-    }
-
-    // MARK: Ticks and text
-
-    /// 1, 2 or 5 × 10^k, giving about `targetCount` intervals over `span`.
-    static func niceStep(span: Double, targetCount: Int) -> Double {
-        guard span > 0, span.isFinite else { return 1 }
-        let raw = span / Double(targetCount)
-        let magnitude = pow(10, (log10(raw)).rounded(.down))
-        let mantissa = raw / magnitude
-        return (mantissa <= 1 ? 1 : mantissa <= 2 ? 2 : mantissa <= 5 ? 5 : 10) * magnitude
-    }
-
-    /// Multiples of `step` in `low...high` (with a little slack for rounding).
-    static func ticks(from low: Double, to high: Double, step: Double) -> [Double] {
-        let first = (low / step - 1e-9).rounded(.up), last = (high / step + 1e-9).rounded(.down)
-        guard first <= last else { return [] }
-        return stride(from: first, through: last, by: 1).map { $0 * step + 0 }  // + 0 turns −0 into 0
-    }
-
-    static func label(_ value: Double, step: Double) -> String {
-        let decimals = max(0, Int((-log10(step) - 1e-9).rounded(.up)))
-        let text = String(format: "%.\(decimals)f", value)
-        return text.hasPrefix("-") ? "−" + text.dropFirst() : text
-    }
-
-    private func format(_ value: Double) -> String {
-        String(format: "%.1f", value)
-    }
-
-    private func escaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+        return elements
     }
 }

@@ -46,12 +46,15 @@ struct WireVectorTests {
             #expect(field.number == 1)
             let decoded: String
             switch scalar.kind {
-            case "uint64": decoded = String(try reader.readUInt64(field))
+            case "uint64": decoded = String(UInt64(bitPattern: try reader.readInt64(field)))
             case "int64": decoded = String(try reader.readInt64(field))
             case "int32": decoded = String(try reader.readInt32(field))
-            case "bool": decoded = try reader.readBool(field) ? "1" : "0"
+            case "bool": decoded = try reader.readInt64(field) != 0 ? "1" : "0"
             case "float": decoded = String(try reader.readFloat(field).bitPattern, radix: 16)
-            case "double": decoded = String(try reader.readDouble(field).bitPattern, radix: 16)
+            case "double":
+                // ONNX has no singular double field: read the wire value itself.
+                try reader.expect(field, .fixed64)
+                decoded = String(try reader.readFixed64(), radix: 16)
             case "string": decoded = hex(Array(try reader.readString(field).utf8))
             case "bytes": decoded = hex(Array(try reader.readBytes(field)))
             default: Issue.record("unknown kind \(scalar.kind)"); continue
@@ -101,7 +104,7 @@ struct WireVectorTests {
             var skippedWireTypes: Set<UInt8> = []
             while let field = try reader.nextField() {
                 switch field.number {
-                case wanted: value = wanted == 4 ? String(try reader.readUInt64(field)) : String(try reader.readInt64(field))
+                case wanted: value = wanted == 4 ? String(UInt64(bitPattern: try reader.readInt64(field))) : String(try reader.readInt64(field))
                 default:
                     skippedWireTypes.insert(field.wireType.rawValue)
                     try reader.skipValue(of: field)

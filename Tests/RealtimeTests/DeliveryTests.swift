@@ -32,11 +32,6 @@ struct DeliveryTests {
         callbacks * frames * appRate / hardwareRate
     }
 
-    @Test func nominalSamplesPerCallbackIs371Point52() throws {
-        // Quoted to two decimals, so within half a hundredth.
-        #expect(abs(try Self.makeConverter(.exact).nominalSamplesPerCallback - 371.52) <= 0.005)
-    }
-
     @Test func exactDeliveryHandsOverEveryWholeSample() throws {
         let sizes = try Self.deliveries(.exact, callbacks: 5_000)
         var total = 0

@@ -15,10 +15,6 @@ import Testing
     static let graphs = ["enc", "erb_dec", "df_dec"]
     static let cases = ["random-S1", "random-S7", "random-S400", "features-S1", "features-S7", "features-S400"]
 
-    static func fileName(_ name: String) -> String {
-        String(name.map { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) ? $0 : "_" })
-    }
-
     @Test(arguments: graphs)
     func matchesOnnxRuntime(graphName: String) throws {
         let graph = try Graph(model: try ModelProto(contentsOfFile: try Fixtures.dfn3Model(graphName)))
@@ -28,11 +24,11 @@ import Testing
             let folder = root.appendingPathComponent("\(caseName)/\(graphName)")
             var inputs: [String: Tensor] = [:]
             for name in graph.inputNames {
-                inputs[name] = try Tensor(numPyFile: folder.appendingPathComponent("inputs/\(Self.fileName(name)).npy").path)
+                inputs[name] = try Tensor(numPyFile: folder.appendingPathComponent("inputs/" + Tensor.numPyFileName(forValueNamed: name)).path)
             }
             let outputs = try executor.run(inputs)
             for name in graph.outputNames {
-                let expected = try Tensor(numPyFile: folder.appendingPathComponent("outputs/\(Self.fileName(name)).npy").path)
+                let expected = try Tensor(numPyFile: folder.appendingPathComponent("outputs/" + Tensor.numPyFileName(forValueNamed: name)).path)
                 let actual = try #require(outputs[name])
                 #expect(actual.shape == expected.shape, "\(caseName) \(graphName).\(name)")
                 let a = try actual.scalars(as: Float.self)

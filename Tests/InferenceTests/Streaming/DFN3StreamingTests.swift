@@ -17,10 +17,6 @@ import Testing
     static let cases = ["random-S400", "features-S400"]
     static let frames = 400
 
-    static func fileName(_ name: String) -> String {
-        String(name.map { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) ? $0 : "_" })
-    }
-
     static func graph(_ name: String) throws -> Graph {
         try Graph(model: try ModelProto(contentsOfFile: try Fixtures.dfn3Model(name)))
     }
@@ -28,7 +24,7 @@ import Testing
     static func tensors(_ names: [String], in folder: URL) throws -> [String: Tensor] {
         var result: [String: Tensor] = [:]
         for name in names {
-            result[name] = try Tensor(numPyFile: folder.appendingPathComponent("\(fileName(name)).npy").path)
+            result[name] = try Tensor(numPyFile: folder.appendingPathComponent(Tensor.numPyFileName(forValueNamed: name)).path)
         }
         return result
     }
