@@ -1,0 +1,167 @@
+import AVX512Kernels
+
+extension ConvKernel {
+    /// The most output channels per group the direct strategy keeps in registers.
+    static let directOutputLimit = 8
+
+    /// The direct strategy: with kW = 1, unit strides and no pads, tap (c, kh) reads the
+    /// contiguous input run starting at row kh·dH of channel c, aligned with the output plane.
+    /// Each 8-wide column block of the group's ≤ 8 output rows is accumulated in registers over
+    /// all C/group · kH taps; rows beyond the group's outputs repeat its last one and are not
+    /// stored.
+    func runDirect(input: UnsafePointer<Float>, weights: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>) {
+        let groupInputs = layout.inputChannels / layout.groups
+        let groupOutputs = layout.outputChannels / layout.groups
+        guard groupOutputs > Self.directPairedOutputLimit else {
+            runDirectPaired(input: input, weights: weights, output: output)
+            return
+        }
+        let tapStep = layout.height.dilation * layout.width.inputSize
+        let plane = layout.outputPlane
+        forEachDirectGroup(input: input, weights: weights, output: output) { group in
+            let (groupInput, groupOutput, last) = (group.input, group.output, group.last)
+            let (w0, w1, w2, w3) = (group.filter(0), group.filter(1), group.filter(2), group.filter(3))
+            let (w4, w5, w6, w7) = (group.filter(4), group.filter(5), group.filter(6), group.filter(7))
+            forEachVector(count: plane) { index, lanes in
+                var (a0, a1, a2, a3) = (SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>())
+                var (a4, a5, a6, a7) = (SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>())
+                var tap = 0
+                for channel in 0..<groupInputs {
+                    var row = groupInput + channel * layout.inputPlane + index
+                    for _ in 0..<layout.height.kernelSize {
+                        let columns = row.loadVector(at: 0, lanes: lanes)
+                        a0.addProduct(SIMD8(repeating: w0[tap]), columns)
+                        a1.addProduct(SIMD8(repeating: w1[tap]), columns)
+                        a2.addProduct(SIMD8(repeating: w2[tap]), columns)
+                        a3.addProduct(SIMD8(repeating: w3[tap]), columns)
+                        a4.addProduct(SIMD8(repeating: w4[tap]), columns)
+                        a5.addProduct(SIMD8(repeating: w5[tap]), columns)
+                        a6.addProduct(SIMD8(repeating: w6[tap]), columns)
+                        a7.addProduct(SIMD8(repeating: w7[tap]), columns)
+                        row += tapStep
+                        tap += 1
+                    }
+                }
+                groupOutput.storeVector(a0, at: index, lanes: lanes)
+                if last >= 1 { (groupOutput + plane).storeVector(a1, at: index, lanes: lanes) }
+                if last >= 2 { (groupOutput + 2 * plane).storeVector(a2, at: index, lanes: lanes) }
+                if last >= 3 { (groupOutput + 3 * plane).storeVector(a3, at: index, lanes: lanes) }
+                if last >= 4 { (groupOutput + 4 * plane).storeVector(a4, at: index, lanes: lanes) }
+                if last >= 5 { (groupOutput + 5 * plane).storeVector(a5, at: index, lanes: lanes) }
+                if last >= 6 { (groupOutput + 6 * plane).storeVector(a6, at: index, lanes: lanes) }
+                if last >= 7 { (groupOutput + 7 * plane).storeVector(a7, at: index, lanes: lanes) }
+            }
+        }
+    }
+
+    /// One group of one image for the direct strategy: its input planes, output rows and filters.
+    private struct DirectGroup {
+        let input: UnsafePointer<Float>
+        let output: UnsafeMutablePointer<Float>
+        let filters: UnsafePointer<Float>
+        /// Taps per filter: C/group · kH.
+        let depth: Int
+        /// The group's last output row.
+        let last: Int
+
+        /// The filter of output row `row`; rows beyond the group's outputs get its last filter.
+        func filter(_ row: Int) -> UnsafePointer<Float> { filters + min(row, last) * depth }
+    }
+
+    @inline(__always)
+    private func forEachDirectGroup(
+        input: UnsafePointer<Float>, weights: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
+        _ body: (DirectGroup) -> Void
+    ) {
+        let groupInputs = layout.inputChannels / layout.groups
+        let groupOutputs = layout.outputChannels / layout.groups
+        let depth = groupInputs * layout.height.kernelSize
+        for image in 0..<layout.batch {
+            for group in 0..<layout.groups {
+                body(DirectGroup(
+                    input: input + (image * layout.inputChannels + group * groupInputs) * layout.inputPlane,
+                    output: output + (image * layout.outputChannels + group * groupOutputs) * layout.outputPlane,
+                    filters: weights + group * groupOutputs * depth, depth: depth, last: groupOutputs - 1))
+            }
+        }
+    }
+
+    /// The most output channels per group for which the direct strategy takes two column vectors
+    /// per tap (twelve accumulators: six rows × two vectors, all AVX2 has to spare).
+    static let directPairedOutputLimit = 6
+
+    /// The direct strategy for ≤ 6 outputs per group: each tap's broadcast weight multiplies 16
+    /// columns (two vectors per row instead of one). A group of five outputs (DFN3's df_convp)
+    /// runs a five-row tile; smaller groups repeat their last row in the six-row tile, unstored.
+    /// With AVX-512, `FewOutputConvolution` runs the same tiles over 32 columns.
+    private func runDirectPaired(input: UnsafePointer<Float>, weights: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>) {
+        let groupInputs = layout.inputChannels / layout.groups
+        let tapStep = layout.height.dilation * layout.width.inputSize
+        let plane = layout.outputPlane
+        if vectorWidth == .avx512 {
+            forEachDirectGroup(input: input, weights: weights, output: output) { group in
+                FewOutputConvolution.run(
+                    outputs: group.last + 1, input: group.input, channels: groupInputs, channelStride: layout.inputPlane,
+                    taps: layout.height.kernelSize, tapStride: tapStep, filters: group.filters, depth: group.depth,
+                    output: group.output, plane: plane)
+            }
+            return
+        }
+        forEachDirectGroup(input: input, weights: weights, output: output) { group in
+            let (groupInput, groupOutput, last) = (group.input, group.output, group.last)
+            let (w0, w1, w2) = (group.filter(0), group.filter(1), group.filter(2))
+            let (w3, w4, w5) = (group.filter(3), group.filter(4), group.filter(5))
+            // `rows` is a constant at each call below, so a five-output group (DFN3's df_convp)
+            // runs without the sixth row's FMAs, a sixth of the work.
+            @inline(__always) func run(rows: Int) {
+                forEachVectorPair(count: plane) { index, lowLanes, highLanes in
+                    var (a0, a1, a2, a3, a4, a5) = (SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>())
+                    var (b0, b1, b2, b3, b4, b5) = (SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>())
+                    var tap = 0
+                    for channel in 0..<groupInputs {
+                        var row = groupInput + channel * layout.inputPlane + index
+                        for _ in 0..<layout.height.kernelSize {
+                            let low = row.loadVector(at: 0, lanes: lowLanes)
+                            let high = highLanes > 0 ? row.loadVector(at: 8, lanes: highLanes) : SIMD8<Float>()
+                            var weight = SIMD8(repeating: w0[tap])
+                            a0.addProduct(weight, low)
+                            b0.addProduct(weight, high)
+                            weight = SIMD8(repeating: w1[tap])
+                            a1.addProduct(weight, low)
+                            b1.addProduct(weight, high)
+                            weight = SIMD8(repeating: w2[tap])
+                            a2.addProduct(weight, low)
+                            b2.addProduct(weight, high)
+                            weight = SIMD8(repeating: w3[tap])
+                            a3.addProduct(weight, low)
+                            b3.addProduct(weight, high)
+                            weight = SIMD8(repeating: w4[tap])
+                            a4.addProduct(weight, low)
+                            b4.addProduct(weight, high)
+                            if rows > 5 {
+                                weight = SIMD8(repeating: w5[tap])
+                                a5.addProduct(weight, low)
+                                b5.addProduct(weight, high)
+                            }
+                            row += tapStep
+                            tap += 1
+                        }
+                    }
+                    func store(_ low: SIMD8<Float>, _ high: SIMD8<Float>, row outputRow: Int) {
+                        guard outputRow <= last else { return }
+                        let target = groupOutput + outputRow * plane + index
+                        target.storeVector(low, at: 0, lanes: lowLanes)
+                        if highLanes > 0 { target.storeVector(high, at: 8, lanes: highLanes) }
+                    }
+                    store(a0, b0, row: 0)
+                    store(a1, b1, row: 1)
+                    store(a2, b2, row: 2)
+                    store(a3, b3, row: 3)
+                    store(a4, b4, row: 4)
+                    store(a5, b5, row: 5)
+                }
+            }
+            if last == 4 { run(rows: 5) } else { run(rows: 6) }
+        }
+    }
+}
