@@ -73,6 +73,16 @@ extension UnsafeMutablePointer<Float> {
         if count > 0 { update(repeating: 0, count: count) }
     }
 
+    /// Copies `count` floats from `source`, or sets them to 0 where there is none: an optional
+    /// input's ONNX default (an initial state, a bias).
+    func updateOrClear(from source: UnsafePointer<Float>?, count: Int) {
+        if let source {
+            update(from: source, count: count)
+        } else {
+            update(repeating: 0, count: count)
+        }
+    }
+
     /// self[i] += scale · source[i] for i in 0..<count, with fused multiply-adds.
     @inline(__always)
     func accumulate(_ source: UnsafePointer<Float>, scaledBy scale: Float, count: Int) {

@@ -35,11 +35,7 @@ extension GRUKernel {
         inputBias: UnsafePointer<Float>?, recurrentBias: UnsafePointer<Float>?, layout: ScratchLayout
     ) {
         let hidden = hiddenSize
-        if let inputBias {
-            layout.gateBias.update(from: inputBias, count: 3 * hidden)
-        } else {
-            layout.gateBias.update(repeating: 0, count: 3 * hidden)
-        }
+        layout.gateBias.updateOrClear(from: inputBias, count: 3 * hidden)
         layout.resetGatedBias.update(repeating: 0, count: hidden)
         guard let recurrentBias else { return }
         let summed = linearBeforeReset ? 2 * hidden : 3 * hidden

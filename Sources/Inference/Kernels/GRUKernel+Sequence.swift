@@ -54,7 +54,6 @@ extension GRUKernel {
         let state: UnsafeMutablePointer<Float>
         let walk: SequenceWalk
         let recurrence: UnsafePointer<Float>
-        let output: UnsafeMutablePointer<Float>?
     }
 
     private func begin(_ call: Call) -> Pass {
@@ -74,31 +73,25 @@ extension GRUKernel {
         let layout = ScratchLayout(kernel: self, scratch: scratch)
         let stateCount = batchSize * hiddenSize
         let state = layout.projections + max(sequenceLength * batchSize, batchSize) * layout.projectionWidth
-        if let initialHidden {
-            state.update(from: initialHidden, count: stateCount)
-        } else {
-            state.update(repeating: 0, count: stateCount)
-        }
+        state.updateOrClear(from: initialHidden, count: stateCount)
         prepareBiases(inputBias: inputBias, recurrentBias: recurrentBias, layout: layout)
         prepareColumns(of: recurrence, weights: weights, layout: layout)
         project(input, rows: sequenceLength * batchSize, weights: weights, layout: layout)
-        let walk = SequenceWalk(steps: sequenceLength, direction: direction, lengths: sequenceLengths)
-        if let output { walk.clearPadding(of: output, batchSize: batchSize, hidden: hiddenSize, timeStride: outputTimeStride) }
-        return Pass(layout: layout, state: state, walk: walk, recurrence: recurrence, output: output)
+        let walk = SequenceWalk(
+            steps: sequenceLength, direction: direction, lengths: sequenceLengths, batchSize: batchSize, hidden: hiddenSize,
+            output: output, timeStride: outputTimeStride)
+        walk.clearPadding()
+        return Pass(layout: layout, state: state, walk: walk, recurrence: recurrence)
     }
 
     private func advance(_ pass: Pass, step: Int) {
-        let layout = pass.layout, walk = pass.walk, output = pass.output
+        let layout = pass.layout, walk = pass.walk
         recur(recurrence: pass.recurrence, hidden: pass.state, layout: layout) { batch in
-            guard let time = walk.time(at: step, of: batch) else { return nil }
-            return (layout.projections + (time * batchSize + batch) * layout.projectionWidth,
-                    output.map { $0 + time * outputTimeStride + batch * hiddenSize })
+            walk.row(batch, at: step, projections: layout.projections, projectionWidth: layout.projectionWidth)
         }
     }
 
     private func end(_ pass: Pass, finalHidden: UnsafeMutablePointer<Float>?) {
-        guard let finalHidden else { return }
-        finalHidden.update(from: pass.state, count: batchSize * hiddenSize)
-        pass.walk.clearEmptyRows(of: finalHidden, batchSize: batchSize, hidden: hiddenSize)
+        pass.walk.writeFinalState(pass.state, to: finalHidden)
     }
 }

@@ -132,27 +132,21 @@ public struct LSTMKernel: Sendable, Hashable {
         let stateCount = batchSize * hiddenSize
         let hidden = layout.projections + max(sequenceLength, 1) * batchSize * 4 * hiddenSize
         let cell = hidden + stateCount
-        if let initialHidden { hidden.update(from: initialHidden, count: stateCount) } else { hidden.update(repeating: 0, count: stateCount) }
-        if let initialCell { cell.update(from: initialCell, count: stateCount) } else { cell.update(repeating: 0, count: stateCount) }
+        hidden.updateOrClear(from: initialHidden, count: stateCount)
+        cell.updateOrClear(from: initialCell, count: stateCount)
         prepare(inputBias: inputBias, recurrentBias: recurrentBias, peepholes: peepholes, layout: layout)
         project(input, rows: sequenceLength * batchSize, weights: weights, into: layout.projections)
-        let walk = SequenceWalk(steps: sequenceLength, direction: direction, lengths: sequenceLengths)
-        if let output { walk.clearPadding(of: output, batchSize: batchSize, hidden: hiddenSize, timeStride: outputTimeStride) }
+        let walk = SequenceWalk(
+            steps: sequenceLength, direction: direction, lengths: sequenceLengths, batchSize: batchSize, hidden: hiddenSize,
+            output: output, timeStride: outputTimeStride)
+        walk.clearPadding()
         for step in 0..<sequenceLength {
             recur(recurrence: recurrence, hidden: hidden, cell: cell, layout: layout) { batch in
-                guard let time = walk.time(at: step, of: batch) else { return nil }
-                return (layout.projections + (time * batchSize + batch) * 4 * hiddenSize,
-                        output.map { $0 + time * outputTimeStride + batch * hiddenSize })
+                walk.row(batch, at: step, projections: layout.projections, projectionWidth: 4 * hiddenSize)
             }
         }
-        if let finalHidden {
-            finalHidden.update(from: hidden, count: stateCount)
-            walk.clearEmptyRows(of: finalHidden, batchSize: batchSize, hidden: hiddenSize)
-        }
-        if let finalCell {
-            finalCell.update(from: cell, count: stateCount)
-            walk.clearEmptyRows(of: finalCell, batchSize: batchSize, hidden: hiddenSize)
-        }
+        walk.writeFinalState(hidden, to: finalHidden)
+        walk.writeFinalState(cell, to: finalCell)
     }
 
     public func step(
@@ -205,19 +199,11 @@ public struct LSTMKernel: Sendable, Hashable {
         layout: ScratchLayout
     ) {
         let gates = 4 * hiddenSize
-        if let inputBias {
-            layout.gateBias.update(from: inputBias, count: gates)
-        } else {
-            layout.gateBias.update(repeating: 0, count: gates)
-        }
+        layout.gateBias.updateOrClear(from: inputBias, count: gates)
         if let recurrentBias {
             for index in 0..<gates { layout.gateBias[index] += recurrentBias[index] }
         }
-        if let peepholes {
-            layout.peepholes.update(from: peepholes, count: 3 * hiddenSize)
-        } else {
-            layout.peepholes.update(repeating: 0, count: 3 * hiddenSize)
-        }
+        layout.peepholes.updateOrClear(from: peepholes, count: 3 * hiddenSize)
     }
 
     /// One recurrence step over all batch rows. `row(b)` gives the row's input projection
