@@ -1,9 +1,9 @@
 /// One group of a convolution with at most six output channels and a kernel along the height only
-/// (unit strides, no pads: DFN3's df_convp, 32 inputs × 5 taps → 5 outputs per group), in
+/// (unit strides, no pads: a temporal convolution of many inputs and taps into a few outputs), in
 /// SIMD16: each tap's input row is loaded 32 columns at a time and multiplied by every output's
 /// broadcast weight, all sums in registers (six rows × two vectors), no im2col copy. The SIMD8
-/// version in `ConvKernel` (its direct strategy) does the same 16 columns at a time; on this
-/// layer the FMA width is the limit, so twice the lanes take about half the time.
+/// version in `ConvKernel` (its direct strategy) does the same 16 columns at a time; the loop is
+/// bound by FMA throughput, so twice the lanes need half the FMAs.
 ///
 /// This module is compiled for x86-64-v4 (AVX-512): call only where `VectorWidth.available`
 /// says the CPU has it.

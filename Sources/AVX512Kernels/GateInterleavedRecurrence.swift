@@ -7,8 +7,9 @@
 /// run alone. Each row's sum is over the columns in order with fused multiply-adds, as in
 /// `BlockTransposedMatrix`, and the gates are the SIMD8 kernel's operations on 16 lanes, so the
 /// numbers are the unfused kernel's (`dfkit enhance` wrote the same bytes for a minute of audio
-/// both ways). The DFN3 offline RTF 0.0060–0.0064 → 0.0057–0.0060 in six alternating
-/// `dfbench peers` invocations; one frame per run changes little (its R comes from L3).
+/// both ways). It pays where R comes from L2, over many frames per run; over one frame per run R
+/// comes from L3, and the product's wait for it leaves the gates little to hide (README, "AVX-512
+/// kernels").
 ///
 /// This module is compiled for x86-64-v4 (AVX-512): call only where `VectorWidth.available` says
 /// the CPU has it.

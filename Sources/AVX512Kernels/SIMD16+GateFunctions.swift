@@ -1,7 +1,8 @@
 // The GRU gate functions on SIMD16, the same operations in the same order as Inference's SIMD8
 // `exponential`, `logistic` and `hyperbolicTangent` (Activations.swift), so both widths give the
 // same numbers lane for lane. They are written again here because a generic version over both
-// vector types is not specialised across modules (measured 100× slower), and this module is the
+// vector types is not specialised across modules (it runs as generic code, lane by lane), and this
+// module is the
 // one built for AVX-512. `@_transparent`, not `@inline(__always)`: the latter left SIMD16
 // properties outlined, each vector passed in four XMM registers.
 

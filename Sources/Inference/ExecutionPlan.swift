@@ -34,7 +34,7 @@ public final class ExecutionPlan: @unchecked Sendable {
     /// planned type and shape), so that, say, a state output lands where the next call reads it;
     /// one that no kernel of its own computes (an input passed through, a constant) is copied
     /// there at the end of each run. Such a tensor may also hold, during a run, the values a chain
-    /// of in-place steps ending in its output updates (GTCRN's caches).
+    /// of in-place steps ending in its output updates (a streaming export's caches).
     public init(graph: Graph, inputs given: [String: Tensor], sharing: Set<String> = [], outputBuffers: [String: Tensor] = [:]) throws {
         self.graph = graph
         let bound = try BoundInputs(graph: graph, given: given, sharing: sharing)

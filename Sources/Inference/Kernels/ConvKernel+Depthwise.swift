@@ -1,7 +1,7 @@
 extension ConvKernel {
     /// A depthwise 1 × 1 convolution with unit strides and no pads multiplies each channel by one
-    /// weight: one pass per channel (DFN3's ERB decoder has four, each before a skip connection,
-    /// which the pass adds too), with none of the padded-row or plane machinery of wider kernels.
+    /// weight: one pass per channel (which also adds a fused skip connection), with none of the
+    /// padded-row or plane machinery of wider kernels.
     static func scalesChannels(_ layout: ConvolutionLayout) -> Bool {
         let (height, width) = (layout.height, layout.width)
         return layout.kernelPlane == 1 && height.stride == 1 && width.stride == 1
@@ -32,8 +32,8 @@ extension ConvKernel {
 
     /// Depthwise over one output row (a streaming frame) at width stride 1 or 2 whose rows are not
     /// whole vectors (those run on planes) goes through a padded row; over many rows the per-tap
-    /// loops of `runDepthwise` stream whole planes and are faster (`dfbench kernels`: depthwise at
-    /// T = 1 and T = 100).
+    /// loops of `runDepthwise` are faster, streaming whole planes where the padded path would copy
+    /// and clear row after row (`dfbench kernels` times both at T = 1 and T = 100).
     static func runsOnPaddedRows(_ layout: ConvolutionLayout) -> Bool {
         layout.outputHeight == 1 && layout.width.stride <= 2
     }
@@ -51,8 +51,8 @@ extension ConvKernel {
     /// Depthwise with width stride 1 or 2: each input row is copied once into the middle of a
     /// zero-padded row, so that every tap of every output vector is one full load (the even half
     /// of 16 floats at stride 2) with no edge cases, and each output vector sums all of a kernel
-    /// row's taps in a register. At one frame DFN3's depthwise rows are 8–48 outputs wide, where
-    /// the per-tap loops of `runDepthwise` spend most of their time on partial vectors and loop
+    /// row's taps in a register. On rows of a few vectors (a frequency-axis layer at one frame) the
+    /// per-tap loops of `runDepthwise` spend most of their time on partial vectors and loop
     /// overhead. The pads are cleared once per call; rows are copied between them.
     func runDepthwiseOnPaddedRows(
         input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>?,

@@ -1,7 +1,7 @@
 extension ConvKernel {
     /// Depthwise over many rows with a kernel along the width only, where each input row is
-    /// exactly `stride` output rows wide and rows are whole vectors (DFN3's frequency-axis layers,
-    /// 8–96 wide, over a chunk of frames): output n of the flattened plane then reads input
+    /// exactly `stride` output rows wide and rows are whole vectors (a frequency-axis layer over a
+    /// chunk of frames): output n of the flattened plane then reads input
     /// stride·n + k·dilation − padBegin for every tap k, so the plane is one long 1-D convolution
     /// in full vectors, none straddling two rows. In the vectors at a row's ends, lanes whose tap
     /// falls into the pads (where the flat index reads the neighbouring row) are zeroed; the
@@ -85,7 +85,7 @@ extension ConvKernel {
         }
     }
 
-    /// The planes of `runDepthwiseOnPlanes` for DFN3's kernel, three adjacent taps with at most
+    /// The planes of `runDepthwiseOnPlanes` for a 1 × 3 kernel, three adjacent taps with at most
     /// eight pad columns before a row, where only a row's first and last vectors have lanes whose
     /// taps fall into the pads: those lanes are worked out once, the weights are broadcast once
     /// per row, and `step` (the stride, 1 or 2) is a constant at each call, so a vector costs three

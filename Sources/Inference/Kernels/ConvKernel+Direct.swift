@@ -91,8 +91,8 @@ extension ConvKernel {
     static let directPairedOutputLimit = 6
 
     /// The direct strategy for ≤ 6 outputs per group: each tap's broadcast weight multiplies 16
-    /// columns (two vectors per row instead of one). A group of five outputs (DFN3's df_convp)
-    /// runs a five-row tile; smaller groups repeat their last row in the six-row tile, unstored.
+    /// columns (two vectors per row instead of one). A group of five outputs runs a five-row
+    /// tile; smaller groups repeat their last row in the six-row tile, unstored.
     /// With AVX-512, `FewOutputConvolution` runs the same tiles over 32 columns.
     private func runDirectPaired(input: UnsafePointer<Float>, weights: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>) {
         let groupInputs = layout.inputChannels / layout.groups
@@ -111,8 +111,8 @@ extension ConvKernel {
             let (groupInput, groupOutput, last) = (group.input, group.output, group.last)
             let (w0, w1, w2) = (group.filter(0), group.filter(1), group.filter(2))
             let (w3, w4, w5) = (group.filter(3), group.filter(4), group.filter(5))
-            // `rows` is a constant at each call below, so a five-output group (DFN3's df_convp)
-            // runs without the sixth row's FMAs, a sixth of the work.
+            // `rows` is a constant at each call below, so a five-output group runs without the
+            // sixth row's FMAs, a sixth of the work.
             @inline(__always) func run(rows: Int) {
                 forEachVectorPair(count: plane) { index, lowLanes, highLanes in
                     var (a0, a1, a2, a3, a4, a5) = (SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>())

@@ -21,7 +21,7 @@ extension ConvKernel {
     }
 
     /// The direct strategy for ≤ 8 outputs per group when the kernel also spans the width, with
-    /// pads (DFN3's conv0_out: 64 channels to one, 1 × 3, pads 1): for each output row, the
+    /// pads (say 64 channels to one, 1 × 3, pads 1): for each output row, the
     /// group's input rows under the kernel are copied once between zero pads, so that every tap
     /// of an output vector is one plain load, and each output's 32-column blocks sum all
     /// C/group · kH · kW taps in four registers. im2col would copy every input value kH · kW

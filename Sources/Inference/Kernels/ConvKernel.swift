@@ -8,9 +8,8 @@
 //         caller) have one entry per axis or are empty for the ONNX defaults (1, 1, 0, 0).
 //         activation: fused epilogue applied after the bias (.identity for plain Conv).
 //         scratchBudget: floats of im2col scratch to aim for (default 16 Ki = 64 KiB, about
-//         L1's worth: DFN3's df_conv0 over 100-frame chunks takes 0.6× the time it took in
-//         blocks of 256 KiB, `dfbench streaming --chunk 100 --profile-nodes`); im2col then
-//         works in blocks of whole output rows (at least one row).
+//         L1's worth, so that the SGEMM reads a block's copy from L1 right after it is made);
+//         im2col then works in blocks of whole output rows (at least one row).
 //         winogradBlock: floats of transformed inputs per block of the winograd strategy
 //         (default 256 Ki, `WinogradConvolution`); nil keeps every layer off that strategy.
 //         vectorWidth: the widest vectors the kernel may use (default: what this CPU has). With
@@ -31,25 +30,28 @@
 //         nil (a fused skip connection; in the depthwise 1×1 pass, added in the same pass). Never
 //         allocates or throws; `output` must not overlap the other buffers.
 //
-// Strategies: depthwise (group == C == M) scales each channel in one pass for a 1×1 kernel with
-// unit strides and no pads, and otherwise runs direct SIMD loops (rows of whole vectors, a kernel
-// along the width: on each plane as one 1-D convolution, or over one row on the channels' rows
-// as one plane; other single rows at width stride ≤ 2: on a zero-padded copy of each input row
-// in the scratch; anything else per tap and row); direct (a kernel along the
-// height axis only, kW = 1, unit strides, no pads, ≤ 8 output channels per group, e.g. a
-// temporal conv with few outputs) reads the input rows in place with a register tile of up to
-// eight rows by one vector or six rows by two, no im2col copy (OpenBLAS is slow for so few
-// output rows); directOnPaddedRows (≤ 8 outputs per group, unit width stride, any kernel and
-// pads otherwise, e.g. a layer narrowing 64 channels to one across the width) copies the
-// group's input rows under each output row between zero pads in the scratch and sums every tap
-// of four output vectors in registers; pointwise
-// (1×1 kernel, stride 1, no pads) is one SGEMM per group on X itself; winograd (3×3, unit
-// strides and dilations, one group, ≥ 16 channels in and out: DNSMOS's layers) runs
-// `WinogradConvolution`, a quarter of the multiplications; anything else copies
-// the receptive fields of one group and one block of output rows into the scratch (im2col,
-// [C/group·kH·kW, rows·oW]) and runs one SGEMM per group and block, writing straight into Y.
-// Blocking keeps the copy cache-resident (whole-sequence DFN3 layers would otherwise need
-// tens of MB of scratch). The epilogue (bias + activation) is one pass per output row.
+// Strategies, chosen at init in this order, each in its own file:
+//   depthwise (group == C == M; +Depthwise, +DepthwisePlanes): SIMD loops picked by layout
+//     (`DepthwisePath`): a 1×1 kernel with unit strides and no pads scales each channel in one
+//     pass; a kernel along the width runs on whole planes as one 1-D convolution (over one row,
+//     the channels' rows make the plane), or over one row at width stride ≤ 2 on a zero-padded
+//     copy of each input row; anything else per tap and row.
+//   direct (+Direct; kW = 1, unit strides, no pads, ≤ 8 output channels per group, e.g. a
+//     temporal conv with few outputs): reads the input rows in place with a register tile of up
+//     to eight rows by one vector or six rows by two, no im2col copy: an SGEMM with so few output
+//     rows runs far below OpenBLAS's rate.
+//   pointwise (+Im2col; 1×1 kernel, stride 1, no pads): one SGEMM per group on X itself.
+//   winograd (3×3, unit strides and dilations, one group, ≥ 16 channels in and out):
+//     `WinogradConvolution`, a quarter of the multiplications.
+//   directOnPaddedRows (+DirectOnPaddedRows; ≤ 8 outputs per group, unit width stride, any
+//     kernel and pads otherwise, e.g. a layer narrowing 64 channels to one across the width):
+//     copies the group's input rows under each output row between zero pads in the scratch and
+//     sums every tap of four output vectors in registers.
+//   im2col (+Im2col; anything else): copies the receptive fields of one group and one block of
+//     output rows into the scratch ([C/group·kH·kW, rows·oW]) and runs one SGEMM per group and
+//     block, writing straight into Y. Blocking keeps the copy cache-resident (a whole sequence's
+//     would otherwise need tens of MB of scratch).
+// The epilogue (bias + activation) is one pass per output row.
 
 import AVX512Kernels
 

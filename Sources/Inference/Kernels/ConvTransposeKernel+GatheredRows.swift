@@ -1,11 +1,11 @@
 extension ConvTransposeKernel {
     /// Depthwise ConvTranspose whose input rows each make one output row (a 1 × k kernel along
-    /// the width, unit height stride, no top pad: DFN3's frequency-axis upsamplers, over one frame
-    /// or a chunk of them) gathers instead of scattering: in a row, output positions o ≡ p (mod
+    /// the width, unit height stride, no top pad: a frequency-axis upsampler, over one frame or a
+    /// chunk of them) gathers instead of scattering: in a row, output positions o ≡ p (mod
     /// stride) take, for each tap k with (p + padBegin − k·dilation) divisible by the stride, the
     /// input at (o + padBegin − k·dilation) / stride, a contiguous run of a zero-padded copy of
-    /// the input row. So each output vector sums its taps in a register (DFN3's convt1/convt2
-    /// scatter did a scalar read-modify-write per input and tap).
+    /// the input row. So each output vector sums its taps in a register, where the scatter does a
+    /// scalar read-modify-write per input and tap.
     static func gathersRows(_ layout: ConvolutionLayout) -> Bool {
         layout.height.kernelSize == 1 && layout.height.stride == 1 && layout.height.padBegin == 0
             && layout.outputHeight == layout.height.inputSize

@@ -22,8 +22,8 @@ extension GRUKernel {
 
     /// `first.run(…)` and `second.run(…)` (each call's arguments as `run` takes them, scratch
     /// apart), their steps in lockstep: the two recurrences are independent chains of
-    /// latency-bound steps, which the core overlaps when they alternate (GTCRN's bidirectional
-    /// GRUs over 33 bands, H = 4). Only where `first.runsTogether(with: second)`.
+    /// latency-bound steps, which the core overlaps when they alternate. Only where
+    /// `first.runsTogether(with: second)`.
     static func runTogether(_ first: (kernel: GRUKernel, call: Call), _ second: (kernel: GRUKernel, call: Call)) {
         let one = first.kernel.begin(first.call), two = second.kernel.begin(second.call)
         for step in 0..<first.kernel.sequenceLength {

@@ -9,23 +9,24 @@
 //         packedRecurrence, packedInputWeights: the caller can hand R, W over re-laid (constants);
 //         vectorWidth: the widest vectors the products may use (default: what this CPU has).
 //     static let columnStepLimit = 8
-//         With linear_before_reset = 1 and H ≤ 8 (GTCRN) every step is the column step: the
+//         With linear_before_reset = 1 and H ≤ 8 every step is the column step: the
 //         columns of W and R are copied, padded to vectors, into the scratch when a call starts
 //         (both stay row-major: neither layout below is set), x·Wᵀ and h·Rᵀ are broadcast FMAs.
 //     var recurrenceLayout: PackedMatrixLayout?     non-nil: R must be packed with it
 //         Set (but not for the column step) when packedRecurrence and either
 //         - AVX-512, B == 1, linear_before_reset and H % 64 == 0: .gateInterleaved, all 3H rows
 //           (each step is `GateInterleavedRecurrence.step`, the gates of one block of 64 units
-//           running while the next block's product streams; the DFN3 GRUs), or
+//           running while the next block's product streams), or
 //         - AVX-512, B == 1 and H % 16 == 0: .blockTransposed, one H × H matrix per gate (each
 //           gate's product is its own SIMD16 pass over R as one stream), or
 //         - H % 4 == 0 and B ≤ 4 (the product goes row by row): .rowBlocked, all 3H rows; the
 //           products then read R as one stream and give the row-major numbers.
 //     let inputWeightsLayout: PackedMatrixLayout?     non-nil: W must be packed with it
 //         .transposed (W as [I, 3H]) when packedInputWeights, AVX-512 and T·B ≥ 8 rows: the
-//         input projections are then `MatrixProduct`'s SIMD16 tile instead of OpenBLAS's SGEMM
-//         (a 100-frame DFN3 layer's projection ~0.8× the time). Otherwise W stays row-major:
-//         re-laying it for the one-frame products made one-frame DFN3 decoder runs slower.
+//         input projections are then `MatrixProduct`'s SIMD16 tile, which reads W in place,
+//         instead of OpenBLAS's SGEMM, which packs it on every call. Otherwise W stays row-major:
+//         with fewer rows than the tile has the one-row products read it as it is, and a re-laid
+//         W made one-frame runs slower (README, "Where the limits are").
 //     let scratchCount: Int        floats `run` needs: 4H + B·3H + 2·B·H + max(T, 1)·B·3H
 //                                  (column step: 4H + B·3H + 2·B·H + (3(H + I) + 4)·8 + max(T, 1)·B·24)
 //     let stepScratchCount: Int    floats `step` needs: 4H + 2·B·3H + B·H
@@ -76,7 +77,7 @@ public struct GRUKernel: Sendable, Hashable {
         case product(RecurrenceProduct)
         /// Sums and gates in one pass (linear_before_reset, one batch row).
         case fused(GateInterleavedRecurrence)
-        /// linear_before_reset and H ≤ 8 (GTCRN's 4 and 8): the columns of W and R, each gate's
+        /// linear_before_reset and H ≤ 8: the columns of W and R, each gate's
         /// padded to a vector, are copied into the scratch when a call starts; x·Wᵀ is then
         /// formed row by row as 3I broadcast FMAs, into padded vectors, and each step's recurrent
         /// sums as 3H, with no product call or horizontal sum (which cost more than the

@@ -13,7 +13,7 @@
 //     var recurrenceLayout: PackedMatrixLayout?     non-nil: R must be packed with it
 //         Set when packedRecurrence and either
 //         - AVX-512, B == 1 and H % 4 == 0: .blockTransposed, all 4H rows (one SIMD16 pass over
-//           R as one stream, no horizontal sums; Silero VAD's H = 128 step), or
+//           R as one stream, no horizontal sums), or
 //         - H % 4 == 0 and B ≤ 4 (the product goes row by row): .rowBlocked, all 4H rows; the
 //           products then read R as one stream and give the row-major numbers.
 //     let inputWeightsLayout: PackedMatrixLayout?     non-nil: W must be packed with it

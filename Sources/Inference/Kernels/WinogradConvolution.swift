@@ -7,7 +7,7 @@
 // for every 4 × 4 output tile, d its 6 × 6 input patch (zero where it leaves the input), g a
 // 3 × 3 filter. The channel sum is, for each of the 36 transformed points ξ, a product
 // U_ξ [M, C] · V_ξ [C, tiles]: 36 · M · C multiplications per 16 outputs instead of 144 · M · C,
-// so that DNSMOS's 128- and 64-channel layers on 900 × 161 planes do a quarter of im2col's.
+// a quarter of im2col's, which outweighs the transforms once the channels are many.
 //
 //   struct WinogradConvolution
 //     static func handles(_ layout: ConvolutionLayout) -> Bool    the layouts it runs
@@ -91,8 +91,8 @@ struct WinogradConvolution: Sendable, Hashable {
         // Each part starts 64-byte aligned (rows of V and of the products stay aligned).
         filterCount = try (KernelParameterError.checkedProduct([Self.points, m, c], of: "Winograd filters", kernel: "Conv") + 15) / 16 * 16
         zeroCount = (layout.width.inputSize + 8 + 15) / 16 * 16
-        // A cache line more than the matrices: their strides, multiples of 4 KiB at DNSMOS's
-        // sizes, would put the 36 rows a transform reads or writes together into one L1 set.
+        // A cache line more than the matrices: their strides, multiples of 4 KiB at channel
+        // counts such as 64 and 128, would put the 36 rows a transform reads or writes together into one L1 set.
         inputStride = try KernelParameterError.checkedProduct([c, blockStride], of: "Winograd block", kernel: "Conv") + 16
         productStride = try KernelParameterError.checkedProduct([m, blockStride], of: "Winograd block", kernel: "Conv") + 16
         let parts = [filterCount, try KernelParameterError.checkedProduct([Self.points, inputStride + productStride], of: "Winograd block", kernel: "Conv"),
