@@ -1,3 +1,5 @@
+import VectorKernels
+
 extension GRUKernel {
     /// The columns of R and W, each gate's H values zero-padded to a vector, and the padded
     /// biases, into the scratch (`.columns`); after `prepareBiases`.

@@ -1,3 +1,5 @@
+import VectorKernels
+
 extension GRUKernel {
     /// y_b = x_b · Mᵀ for each batch row's state-sized x_b (rows of y 3H apart), M `rows` rows
     /// of R from `matrix` on (whole gates), laid out as `product` says: row-major,

@@ -44,6 +44,7 @@
 //     h' = o ⊙ tanh(c')
 
 import AVX512Kernels
+import VectorKernels
 
 public struct LSTMKernel: Sendable, Hashable {
     public let sequenceLength: Int
