@@ -1,4 +1,5 @@
 import AVX512Kernels
+import VectorKernels
 
 extension ConvKernel {
     /// The most output channels per group the direct strategy keeps in registers.
@@ -90,17 +91,16 @@ extension ConvKernel {
     /// per tap (twelve accumulators: six rows × two vectors, all AVX2 has to spare).
     static let directPairedOutputLimit = 6
 
-    /// The direct strategy for ≤ 6 outputs per group: each tap's broadcast weight multiplies 16
-    /// columns (two vectors per row instead of one). A group of five outputs runs a five-row
-    /// tile; smaller groups repeat their last row in the six-row tile, unstored.
-    /// With AVX-512, `FewOutputConvolution` runs the same tiles over 32 columns.
+    /// The direct strategy for ≤ 6 outputs per group: each tap's broadcast weight multiplies two
+    /// column vectors per row instead of one (`FewOutputConvolution`, 16 columns a tile with
+    /// AVX2, 32 with AVX-512).
     private func runDirectPaired(input: UnsafePointer<Float>, weights: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>) {
         let groupInputs = layout.inputChannels / layout.groups
         let tapStep = layout.height.dilation * layout.width.inputSize
         let plane = layout.outputPlane
         if vectorWidth == .avx512 {
             forEachDirectGroup(input: input, weights: weights, output: output) { group in
-                FewOutputConvolution.run(
+                FewOutputConvolution.runWithAVX512(
                     outputs: group.last + 1, input: group.input, channels: groupInputs, channelStride: layout.inputPlane,
                     taps: layout.height.kernelSize, tapStride: tapStep, filters: group.filters, depth: group.depth,
                     output: group.output, plane: plane)
@@ -108,60 +108,10 @@ extension ConvKernel {
             return
         }
         forEachDirectGroup(input: input, weights: weights, output: output) { group in
-            let (groupInput, groupOutput, last) = (group.input, group.output, group.last)
-            let (w0, w1, w2) = (group.filter(0), group.filter(1), group.filter(2))
-            let (w3, w4, w5) = (group.filter(3), group.filter(4), group.filter(5))
-            // `rows` is a constant at each call below, so a five-output group runs without the
-            // sixth row's FMAs, a sixth of the work.
-            @inline(__always) func run(rows: Int) {
-                forEachVectorPair(count: plane) { index, lowLanes, highLanes in
-                    var (a0, a1, a2, a3, a4, a5) = (SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>())
-                    var (b0, b1, b2, b3, b4, b5) = (SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>())
-                    var tap = 0
-                    for channel in 0..<groupInputs {
-                        var row = groupInput + channel * layout.inputPlane + index
-                        for _ in 0..<layout.height.kernelSize {
-                            let low = row.loadVector(at: 0, lanes: lowLanes)
-                            let high = highLanes > 0 ? row.loadVector(at: 8, lanes: highLanes) : SIMD8<Float>()
-                            var weight = SIMD8(repeating: w0[tap])
-                            a0.addProduct(weight, low)
-                            b0.addProduct(weight, high)
-                            weight = SIMD8(repeating: w1[tap])
-                            a1.addProduct(weight, low)
-                            b1.addProduct(weight, high)
-                            weight = SIMD8(repeating: w2[tap])
-                            a2.addProduct(weight, low)
-                            b2.addProduct(weight, high)
-                            weight = SIMD8(repeating: w3[tap])
-                            a3.addProduct(weight, low)
-                            b3.addProduct(weight, high)
-                            weight = SIMD8(repeating: w4[tap])
-                            a4.addProduct(weight, low)
-                            b4.addProduct(weight, high)
-                            if rows > 5 {
-                                weight = SIMD8(repeating: w5[tap])
-                                a5.addProduct(weight, low)
-                                b5.addProduct(weight, high)
-                            }
-                            row += tapStep
-                            tap += 1
-                        }
-                    }
-                    func store(_ low: SIMD8<Float>, _ high: SIMD8<Float>, row outputRow: Int) {
-                        guard outputRow <= last else { return }
-                        let target = groupOutput + outputRow * plane + index
-                        target.storeVector(low, at: 0, lanes: lowLanes)
-                        if highLanes > 0 { target.storeVector(high, at: 8, lanes: highLanes) }
-                    }
-                    store(a0, b0, row: 0)
-                    store(a1, b1, row: 1)
-                    store(a2, b2, row: 2)
-                    store(a3, b3, row: 3)
-                    store(a4, b4, row: 4)
-                    store(a5, b5, row: 5)
-                }
-            }
-            if last == 4 { run(rows: 5) } else { run(rows: 6) }
+            FewOutputConvolution.run(
+                with: SIMD8<Float>.self, outputs: group.last + 1, input: group.input, channels: groupInputs,
+                channelStride: layout.inputPlane, taps: layout.height.kernelSize, tapStride: tapStep, filters: group.filters,
+                depth: group.depth, output: group.output, plane: plane)
         }
     }
 }

@@ -137,22 +137,6 @@ func forEachVector(count: Int, _ body: (_ index: Int, _ lanes: Int) -> Void) {
     }
 }
 
-/// Calls body(index, lowLanes, highLanes) for index = 0, 16, 32, … < count, covering 16 floats
-/// as two vectors: lowLanes = min(8, count − index), highLanes = min(8, count − index − 8) or 0.
-/// Like `forEachVector`, the main loop inlines the body with the constants 8 and 8.
-@inline(__always)
-func forEachVectorPair(count: Int, _ body: (_ index: Int, _ lowLanes: Int, _ highLanes: Int) -> Void) {
-    var index = 0
-    while index + 16 <= count {
-        body(index, 8, 8)
-        index += 16
-    }
-    if index < count {
-        let remaining = count - index
-        body(index, min(8, remaining), max(0, remaining - 8))
-    }
-}
-
 /// output[i] = transform(input[i]) in SIMD8 steps; the tail goes through one padded vector.
 @inline(__always)
 func mapVectors(
