@@ -104,19 +104,13 @@ public struct GRUKernel: Sendable, Hashable {
         packedRecurrence: Bool = false, packedInputWeights: Bool = false, vectorWidth: VectorWidth = .available
     ) throws {
         let name = "GRU"
-        guard sequenceLength >= 0, batchSize >= 1, inputSize >= 1, hiddenSize >= 1 else {
-            throw KernelParameterError(
-                kernel: name,
-                message: "sequence length \(sequenceLength), batch \(batchSize), input size \(inputSize), hidden size \(hiddenSize): need T ≥ 0 and B, I, H ≥ 1")
-        }
+        try KernelParameterError.checkRecurrentSizes(
+            sequenceLength: sequenceLength, batchSize: batchSize, inputSize: inputSize, hiddenSize: hiddenSize, kernel: name)
         let gates = try KernelParameterError.checkedProduct([3, hiddenSize], of: "3·hidden size", kernel: name)
         let state = try KernelParameterError.checkedProduct([batchSize, hiddenSize], of: "B·H", kernel: name)
         let gateRows = try KernelParameterError.checkedProduct([batchSize, gates], of: "B·3H", kernel: name)
         let projections = try KernelParameterError.checkedProduct([sequenceLength, gateRows], of: "T·B·3H", kernel: name)
-        let timeStride = outputTimeStride ?? state
-        guard timeStride >= state else {
-            throw KernelParameterError(kernel: name, message: "output time stride \(timeStride) is below B·H = \(state)")
-        }
+        let timeStride = try KernelParameterError.outputTimeStride(outputTimeStride, state: state, kernel: name)
         _ = try KernelParameterError.checkedProduct([sequenceLength, timeStride], of: "output extent", kernel: name)
         _ = try KernelParameterError.checkedProduct([gates, max(inputSize, hiddenSize)], of: "weight count", kernel: name)
         for (value, what) in [(sequenceLength * batchSize, "T·B"), (gates, "3H"), (inputSize, "input size")] {

@@ -85,20 +85,14 @@ public struct LSTMKernel: Sendable, Hashable {
         packedInputWeights: Bool = false, vectorWidth: VectorWidth = .available
     ) throws {
         let name = "LSTM"
-        guard sequenceLength >= 0, batchSize >= 1, inputSize >= 1, hiddenSize >= 1 else {
-            throw KernelParameterError(
-                kernel: name,
-                message: "sequence length \(sequenceLength), batch \(batchSize), input size \(inputSize), hidden size \(hiddenSize): need T ≥ 0 and B, I, H ≥ 1")
-        }
+        try KernelParameterError.checkRecurrentSizes(
+            sequenceLength: sequenceLength, batchSize: batchSize, inputSize: inputSize, hiddenSize: hiddenSize, kernel: name)
         let gates = try KernelParameterError.checkedProduct([4, hiddenSize], of: "4·hidden size", kernel: name)
         let vectors = try KernelParameterError.checkedProduct([7, hiddenSize], of: "7·hidden size", kernel: name)
         let state = try KernelParameterError.checkedProduct([batchSize, hiddenSize], of: "B·H", kernel: name)
         let gateRows = try KernelParameterError.checkedProduct([batchSize, gates], of: "B·4H", kernel: name)
         let projections = try KernelParameterError.checkedProduct([max(sequenceLength, 1), gateRows], of: "T·B·4H", kernel: name)
-        let timeStride = outputTimeStride ?? state
-        guard timeStride >= state else {
-            throw KernelParameterError(kernel: name, message: "output time stride \(timeStride) is below B·H = \(state)")
-        }
+        let timeStride = try KernelParameterError.outputTimeStride(outputTimeStride, state: state, kernel: name)
         // Scratch: gate biases (4H) and peepholes (3H), recurrent sums [B, 4H], input projections
         // [max(T, 1)·B, 4H], then (`run` only) h and c [B, H] each.
         self.stepScratchCount = try KernelParameterError.checkedSum([vectors, gateRows, gateRows], of: "step scratch", kernel: name)
