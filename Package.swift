@@ -59,10 +59,13 @@ let package = Package(
 
         .target(name: "Protobuf", swiftSettings: vectorISA),
         .target(name: "ONNX", dependencies: ["Protobuf"], swiftSettings: vectorISA),
-        .target(name: "AVX512Kernels", swiftSettings: wideVectorISA + uncheckedLoops),
+        // Kernels written once for both vector widths, all inlined: each is compiled into its caller
+        // at the caller's ISA (Inference's AVX2, AVX512Kernels' AVX-512).
+        .target(name: "VectorKernels", swiftSettings: kernelSettings),
+        .target(name: "AVX512Kernels", dependencies: ["VectorKernels"], swiftSettings: wideVectorISA + uncheckedLoops),
         // Prefetch hints for the kernels (header-only C: Swift cannot emit a prefetch itself).
         .target(name: "CacheHints"),
-        .target(name: "Inference", dependencies: ["ONNX", "CBLAS", "AVX512Kernels", "CacheHints"], swiftSettings: kernelSettings),
+        .target(name: "Inference", dependencies: ["ONNX", "CBLAS", "AVX512Kernels", "VectorKernels", "CacheHints"], swiftSettings: kernelSettings),
         .target(name: "DSP", dependencies: ["CFFTW", "CSndFile", "CSoxr"], swiftSettings: kernelSettings),
         // The seam every command, the simulator and the hosts reach a model through; no model here.
         .target(name: "Enhancement", dependencies: ["DSP"], swiftSettings: vectorISA),

@@ -1,9 +1,9 @@
 /// A matrix re-laid for y = M·x with sixteen-lane vectors: its rows in blocks of up to 128, each
 /// block stored column after column (the block's 128 values of column 0, then of column 1, …), so
 /// that a product reads the whole matrix front to back as one stream while eight SIMD16 sums
-/// (the block's rows) stay in registers and every x value is broadcast once per block. No
-/// horizontal sums: the DFN3 GRU's 768 × 256 recurrent product runs from L2 at ~0.75× the time
-/// of `RowBlockedMatrix`'s SIMD8 dot products (`dfbench kernels`).
+/// (the block's rows) stay in registers and every x value is broadcast once per block. With no
+/// horizontal sums and twice the lanes, a product from L2 runs faster than `RowBlockedMatrix`'s
+/// SIMD8 dot products (README, "AVX-512 kernels").
 ///
 /// This module is compiled for x86-64-v4 (AVX-512): every method here runs AVX-512 code, so call
 /// them only where `VectorWidth.available` says the CPU has it. Rows come in multiples of 16.

@@ -1,3 +1,5 @@
+import VectorKernels
+
 /// One step of a GRU with linear_before_reset = 1 (ONNX gate order z, r, n), its recurrent product
 /// and its gates together: R re-laid in blocks of 64 units, each block holding, column after
 /// column, the block's 64 rows of each gate (192 values, twelve SIMD16 vectors), so the product of
@@ -5,10 +7,11 @@
 /// rows from L2, the gates of block b − 1 run between its column runs, in the issue slots the
 /// memory-bound product leaves free; only the first block's product and the last block's gates
 /// run alone. Each row's sum is over the columns in order with fused multiply-adds, as in
-/// `BlockTransposedMatrix`, and the gates are the SIMD8 kernel's operations on 16 lanes, so the
-/// numbers are the unfused kernel's (`dfkit enhance` wrote the same bytes for a minute of audio
-/// both ways). The DFN3 offline RTF 0.0060–0.0064 → 0.0057–0.0060 in six alternating
-/// `dfbench peers` invocations; one frame per run changes little (its R comes from L3).
+/// `BlockTransposedMatrix`, and the gates are the SIMD8 kernel's functions (`FloatVector`'s) on
+/// 16 lanes, so the numbers are the unfused kernel's (`dfkit enhance` wrote the same bytes for a
+/// minute of audio both ways). It pays where R comes from L2, over many frames per run; over one frame per run R
+/// comes from L3, and the product's wait for it leaves the gates little to hide (README, "AVX-512
+/// kernels").
 ///
 /// This module is compiled for x86-64-v4 (AVX-512): call only where `VectorWidth.available` says
 /// the CPU has it.
@@ -57,26 +60,26 @@ public struct GateInterleavedRecurrence: Sendable, Hashable {
         sums: UnsafeMutablePointer<Float>, next: UnsafeMutablePointer<Float>
     ) {
         let size = hiddenSize, blocks = size / Self.unitsPerBlock, partColumns = size / 4
-        var line = UnsafeRawPointer(packed)
+        var line = packed
         for block in 0..<blocks {
             var z0 = SIMD16<Float>(), z1 = z0, z2 = z0, z3 = z0, r0 = z0, r1 = z0, r2 = z0, r3 = z0
             var n0 = z0, n1 = z0, n2 = z0, n3 = z0
             for part in 0..<4 {
                 for column in (part * partColumns)..<((part + 1) * partColumns) {
                     let value = SIMD16<Float>(repeating: hidden[column])
-                    z0.addProduct(value, line.loadUnaligned(fromByteOffset: 0, as: SIMD16<Float>.self))
-                    z1.addProduct(value, line.loadUnaligned(fromByteOffset: 64, as: SIMD16<Float>.self))
-                    z2.addProduct(value, line.loadUnaligned(fromByteOffset: 128, as: SIMD16<Float>.self))
-                    z3.addProduct(value, line.loadUnaligned(fromByteOffset: 192, as: SIMD16<Float>.self))
-                    r0.addProduct(value, line.loadUnaligned(fromByteOffset: 256, as: SIMD16<Float>.self))
-                    r1.addProduct(value, line.loadUnaligned(fromByteOffset: 320, as: SIMD16<Float>.self))
-                    r2.addProduct(value, line.loadUnaligned(fromByteOffset: 384, as: SIMD16<Float>.self))
-                    r3.addProduct(value, line.loadUnaligned(fromByteOffset: 448, as: SIMD16<Float>.self))
-                    n0.addProduct(value, line.loadUnaligned(fromByteOffset: 512, as: SIMD16<Float>.self))
-                    n1.addProduct(value, line.loadUnaligned(fromByteOffset: 576, as: SIMD16<Float>.self))
-                    n2.addProduct(value, line.loadUnaligned(fromByteOffset: 640, as: SIMD16<Float>.self))
-                    n3.addProduct(value, line.loadUnaligned(fromByteOffset: 704, as: SIMD16<Float>.self))
-                    line += 4 * Self.columnFloats
+                    z0.addProduct(value, line.loadVector(lanes: 16))
+                    z1.addProduct(value, (line + 16).loadVector(lanes: 16))
+                    z2.addProduct(value, (line + 32).loadVector(lanes: 16))
+                    z3.addProduct(value, (line + 48).loadVector(lanes: 16))
+                    r0.addProduct(value, (line + 64).loadVector(lanes: 16))
+                    r1.addProduct(value, (line + 80).loadVector(lanes: 16))
+                    r2.addProduct(value, (line + 96).loadVector(lanes: 16))
+                    r3.addProduct(value, (line + 112).loadVector(lanes: 16))
+                    n0.addProduct(value, (line + 128).loadVector(lanes: 16))
+                    n1.addProduct(value, (line + 144).loadVector(lanes: 16))
+                    n2.addProduct(value, (line + 160).loadVector(lanes: 16))
+                    n3.addProduct(value, (line + 176).loadVector(lanes: 16))
+                    line += Self.columnFloats
                 }
                 if block > 0 {
                     Self.gates(unit: (block - 1) * Self.unitsPerBlock + part * 16, size: size, hidden: hidden, projection: projection,

@@ -4,8 +4,7 @@
 /// rows by 48 columns (24 SIMD16 sums) broadcasts A's values and reads B's 48-column strip from
 /// L1 for every eight rows of A, without packing either. It serves the pointwise and im2col
 /// convolutions (A the filters, B the input or its receptive fields; bias and ReLU are their
-/// epilogue: DFN3's df_conv0, M = K = 64, N = 96 per frame, at ~0.77× the time of OpenBLAS's
-/// SGEMM and a separate bias and ReLU pass) and the GRU's input projections over many frames
+/// epilogue, applied as C is stored instead of in a second pass over it) and the GRU's input projections over many frames
 /// (A the frames' inputs, B the input weights transposed).
 ///
 /// This module is compiled for x86-64-v4 (AVX-512): call only where `VectorWidth.available`
@@ -14,8 +13,8 @@ public enum MatrixProduct {
     static let tileRows = 8
     static let tallRows = 64
     static let stripFloats = 1 << 12
-    /// The fewest columns worth running here: narrower products (the ERB layers over one frame,
-    /// 8–32 columns) spend their time in partial vectors and broadcasts, and OpenBLAS is faster.
+    /// The fewest columns worth running here: narrower products (a frequency-axis layer over one
+    /// frame) spend their time in partial vectors and broadcasts, and OpenBLAS is faster.
     public static let minimumColumns = 48
 
     /// Does not allocate. `bias`: M values or nil.
@@ -24,12 +23,11 @@ public enum MatrixProduct {
         m: Int, n: Int, k: Int, a: UnsafePointer<Float>, lda: Int, b: UnsafePointer<Float>, ldb: Int,
         bias: UnsafePointer<Float>?, rectified: Bool, c: UnsafeMutablePointer<Float>, ldc: Int
     ) {
-        // Tall products with a shallow B (≥ 64 rows of A, a B strip of k × 48 within 16 KiB: the
-        // 64-channel pointwise convolutions over chunks) take column strips outside and row tiles
+        // Tall products with a shallow B (≥ 64 rows of A, a B strip of k × 48 within 16 KiB: a
+        // 64-channel pointwise convolution over chunks) take column strips outside and row tiles
         // inside, so that each strip of B is read from memory once and then from L1 for every
-        // eight rows of A (df_conv0's pointwise layer 4.0 → 3.4 µs per frame over chunks in four
-        // alternating runs); the rest go row tile by row tile (the GRU projections, k = 256,
-        // gained nothing that way).
+        // eight rows of A; the rest go row tile by row tile (a deeper B, such as a GRU
+        // projection's at k = 256, does not stay in L1 and gained nothing that way).
         let tiles = (m + tileRows - 1) / tileRows, strips = (n + 47) / 48
         let stripsOutside = m >= Self.tallRows && k * 48 <= Self.stripFloats
         for outer in 0..<(stripsOutside ? strips : tiles) {

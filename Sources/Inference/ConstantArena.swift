@@ -2,9 +2,10 @@ import Glibc
 
 /// One block of memory for a graph's large constant tensors (weights), backed by 2 MiB pages
 /// where the kernel allows (`MADV_HUGEPAGE`; transparent huge pages in `madvise` mode, Linux's
-/// default). A model's weights then span a few pages instead of ~2,000 4 KiB ones: a one-frame
-/// run, which streams every weight from L3 each hop, stopped varying by ±6 % from one process to
-/// the next with where its pages landed, and runs at the fast end (`dfbench streaming`). Tensors
+/// default). A model's weights then span a few pages instead of thousands of 4 KiB ones: a
+/// one-frame run, which streams every weight from L3 each hop, no longer runs faster or slower
+/// from one process to the next with where its pages landed (README, "Speed against the
+/// peers"). Tensors
 /// in the arena keep it alive; it is unmapped when the last of them goes.
 final class ConstantArena: @unchecked Sendable {
     /// The smallest tensor worth a place here; smaller ones stay ordinary allocations.

@@ -34,50 +34,89 @@ public final class ExecutionPlan: @unchecked Sendable {
     /// planned type and shape), so that, say, a state output lands where the next call reads it;
     /// one that no kernel of its own computes (an input passed through, a constant) is copied
     /// there at the end of each run. Such a tensor may also hold, during a run, the values a chain
-    /// of in-place steps ending in its output updates (GTCRN's caches).
+    /// of in-place steps ending in its output updates (a streaming export's caches).
     public init(graph: Graph, inputs given: [String: Tensor], sharing: Set<String> = [], outputBuffers: [String: Tensor] = [:]) throws {
         self.graph = graph
-        var descriptors = [ValueDescriptor?](repeating: nil, count: graph.values.count)
-        var tensors = [Tensor?](repeating: nil, count: graph.values.count)
-        for (id, tensor) in graph.initializers {
-            descriptors[id] = ValueDescriptor(constant: tensor)
-            tensors[id] = tensor
-        }
-        var bindings: [String: Int] = [:]
-        var inputBuffers: [Tensor] = []
-        let planTime = graph.planTimeInputs
-        for id in graph.inputs {
-            let value = graph.values[id]
-            guard let tensor = given[value.name] else { throw InferenceError.invalidInput("missing input '\(value.name)'") }
-            try Self.check(tensor, against: value, bindings: &bindings)
-            if sharing.contains(value.name) {
-                guard !planTime.contains(id) else {
-                    throw InferenceError.invalidInput("input '\(value.name)' decides shapes and cannot share another tensor's buffer")
-                }
-                descriptors[id] = ValueDescriptor(tensor.elementType, tensor.shape)
-                tensors[id] = tensor
-                inputBuffers.append(tensor)
-                continue
-            }
-            let buffer = try Tensor(zeros: tensor.elementType, shape: tensor.shape)
-            if planTime.contains(id) {
-                buffer.bytes.copyMemory(from: tensor.bytes, byteCount: tensor.byteCount)
-                descriptors[id] = ValueDescriptor(constant: buffer)
-            } else {
-                descriptors[id] = ValueDescriptor(tensor.elementType, tensor.shape)
-            }
-            tensors[id] = buffer
-            inputBuffers.append(buffer)
-        }
-
-        var specialization = Specialization(graph: graph, descriptors: descriptors)
+        let bound = try BoundInputs(graph: graph, given: given, sharing: sharing)
+        var specialization = Specialization(graph: graph, descriptors: bound.descriptors)
         var planned = try specialization.steps(for: graph.nodes)
-        descriptors = specialization.descriptors
+        let descriptors = specialization.descriptors
+        var tensors = bound.tensors
         for (id, descriptor) in descriptors.enumerated() where tensors[id] == nil {
             tensors[id] = descriptor?.constant
         }
         let kept = Set(graph.outputs)
         Fusion(descriptors: descriptors).fuse(&planned, keeping: kept)
+        let destinations = try Self.destinations(of: outputBuffers, in: graph, descriptors: descriptors)
+        var assignment = BufferAssignment(tensors: tensors)
+        try assignment.assign(&planned, keeping: kept, given: destinations)
+        let steps = try KernelBinding(
+            graph: graph, tensors: assignment.tensors, weights: specialization.weights,
+            planConstants: Set(descriptors.indices.filter { descriptors[$0]?.constant != nil })).bind(planned)
+            + Self.copies(into: destinations, from: assignment.tensors, in: graph)
+        outputs = try graph.outputs.map { id in
+            if let destination = destinations[id] { return destination }
+            guard let tensor = assignment.tensors[id] else { throw InferenceError.invalidGraph("output '\(graph.values[id].name)' has no value") }
+            return tensor
+        }
+        self.inputs = bound.buffers
+        self.steps = steps
+        kernels = steps.map(\.kernel)
+        self.valueDescriptors = descriptors
+        self.symbolBindings = bound.symbolBindings
+        bufferByteCount = assignment.allocatedByteCount
+    }
+
+    /// The graph's values before planning: the initializers, and the inputs checked against their
+    /// declarations and given buffers (a copy of each, or the tensor itself where shared).
+    private struct BoundInputs {
+        /// By value index: the initializers' and inputs' descriptors (plan-time inputs as constants).
+        var descriptors: [ValueDescriptor?]
+        /// By value index: the initializers and the inputs' buffers.
+        var tensors: [Tensor?]
+        /// The inputs' buffers, in `graph.inputs` order.
+        var buffers: [Tensor] = []
+        var symbolBindings: [String: Int] = [:]
+
+        init(graph: Graph, given: [String: Tensor], sharing: Set<String>) throws {
+            descriptors = [ValueDescriptor?](repeating: nil, count: graph.values.count)
+            tensors = [Tensor?](repeating: nil, count: graph.values.count)
+            for (id, tensor) in graph.initializers {
+                descriptors[id] = ValueDescriptor(constant: tensor)
+                tensors[id] = tensor
+            }
+            let planTime = graph.planTimeInputs
+            for id in graph.inputs {
+                let value = graph.values[id]
+                guard let tensor = given[value.name] else { throw InferenceError.invalidInput("missing input '\(value.name)'") }
+                try ExecutionPlan.check(tensor, against: value, bindings: &symbolBindings)
+                if sharing.contains(value.name) {
+                    guard !planTime.contains(id) else {
+                        throw InferenceError.invalidInput("input '\(value.name)' decides shapes and cannot share another tensor's buffer")
+                    }
+                    descriptors[id] = ValueDescriptor(tensor.elementType, tensor.shape)
+                    tensors[id] = tensor
+                    buffers.append(tensor)
+                    continue
+                }
+                let buffer = try Tensor(zeros: tensor.elementType, shape: tensor.shape)
+                if planTime.contains(id) {
+                    buffer.bytes.copyMemory(from: tensor.bytes, byteCount: tensor.byteCount)
+                    descriptors[id] = ValueDescriptor(constant: buffer)
+                } else {
+                    descriptors[id] = ValueDescriptor(tensor.elementType, tensor.shape)
+                }
+                tensors[id] = buffer
+                buffers.append(buffer)
+            }
+        }
+    }
+
+    /// The caller's output buffers by value index, each checked against its output's planned type
+    /// and shape.
+    private static func destinations(
+        of outputBuffers: [String: Tensor], in graph: Graph, descriptors: [ValueDescriptor?]
+    ) throws -> [Int: Tensor] {
         var destinations: [Int: Tensor] = [:]
         for (name, tensor) in outputBuffers {
             guard let id = graph.outputs.first(where: { graph.values[$0].name == name }) else {
@@ -89,29 +128,20 @@ public final class ExecutionPlan: @unchecked Sendable {
             }
             destinations[id] = tensor
         }
-        var assignment = BufferAssignment(tensors: tensors)
-        try assignment.assign(&planned, keeping: kept, given: destinations)
-        var steps = try KernelBinding(
-            graph: graph, tensors: assignment.tensors, weights: specialization.weights,
-            planConstants: Set(descriptors.indices.filter { descriptors[$0]?.constant != nil })).bind(planned)
-        for (id, destination) in destinations.sorted(by: { $0.key < $1.key }) {
-            guard let computed = assignment.tensors[id] else { throw InferenceError.invalidGraph("output '\(graph.values[id].name)' has no value") }
-            if computed.storage !== destination.storage {
-                steps.append(KernelBinding.BoundStep(
-                    kernel: CopyKernel(source: computed, destination: destination), opType: "Copy", nodeName: graph.values[id].name))
-            }
+        return destinations
+    }
+
+    /// The steps that end a run by copying into an output buffer the outputs no kernel wrote there
+    /// (an input passed through, a constant), in value order.
+    private static func copies(
+        into destinations: [Int: Tensor], from tensors: [Tensor?], in graph: Graph
+    ) throws -> [KernelBinding.BoundStep] {
+        try destinations.sorted(by: { $0.key < $1.key }).compactMap { id, destination in
+            guard let computed = tensors[id] else { throw InferenceError.invalidGraph("output '\(graph.values[id].name)' has no value") }
+            guard computed.storage !== destination.storage else { return nil }
+            return KernelBinding.BoundStep(
+                kernel: CopyKernel(source: computed, destination: destination), opType: "Copy", nodeName: graph.values[id].name)
         }
-        outputs = try graph.outputs.map { id in
-            if let destination = destinations[id] { return destination }
-            guard let tensor = assignment.tensors[id] else { throw InferenceError.invalidGraph("output '\(graph.values[id].name)' has no value") }
-            return tensor
-        }
-        self.inputs = inputBuffers
-        self.steps = steps
-        kernels = steps.map(\.kernel)
-        self.valueDescriptors = descriptors
-        self.symbolBindings = bindings
-        bufferByteCount = assignment.allocatedByteCount
     }
 
     /// Runs every non-constant node once. Allocation-free and non-throwing.

@@ -1,7 +1,7 @@
 import Synchronization
 
-/// Values folded while planning from weights alone (Silero VAD slices its LSTM's weights per gate
-/// and concatenates them again), kept once per graph so that every plan of it reads the same
+/// Values folded while planning from weights alone (say an LSTM's weights sliced per gate and
+/// concatenated again), kept once per graph so that every plan of it reads the same
 /// tensors: kernels then treat them as weights, re-laid once (`RelaidWeights` keys its copies by
 /// storage, so a per-plan folded copy would be re-laid, and kept, once per plan).
 final class FoldedWeights: Sendable {

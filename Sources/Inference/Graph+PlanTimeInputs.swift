@@ -2,7 +2,7 @@ extension Graph {
     /// Graph inputs whose contents the plan depends on: plans are made per value of these, the
     /// rest only per shape. They are the inputs whose contents decide shapes somewhere downstream
     /// (e.g. a Reshape's shape fed by a caller), and the scalar inputs that decide a branch's
-    /// condition (Silero VAD's sample rate), so that the branch is inlined for each value.
+    /// condition (a sample rate, say), so that the branch is inlined for each value.
     var planTimeInputs: Set<Int> {
         var needed = Set<Int>()
         var conditions = Set<Int>()

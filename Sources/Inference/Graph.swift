@@ -55,19 +55,38 @@ public struct Graph: Sendable {
     /// Builds the IR. Throws for an unsupported operator (naming op, node and opset), an
     /// undefined value, a value produced twice, a cycle, or an invalid initializer.
     public init(model: ModelProto) throws {
-        // A model of other domains only need not import the default one; its nodes are then
-        // reported as unsupported operators below.
+        let opset = try Self.defaultDomainOpset(of: model)
+        let builder = GraphBuilder(opset: opset)
+        let main = try builder.buildMain(model.graph)
+        let weights = Self.movingWeightsIntoArena(initializers: builder.initializers, nodes: main.nodes)
+        values = builder.values
+        nodes = weights.nodes
+        inputs = main.inputs
+        outputs = main.outputs
+        initializers = weights.initializers
+        self.opset = opset
+        relaidWeights = RelaidWeights()
+        foldedWeights = FoldedWeights()
+    }
+
+    /// The default-domain opset `model` imports. A model of other domains only need not import
+    /// the default one; its nodes are then reported as unsupported operators.
+    private static func defaultDomainOpset(of model: ModelProto) throws -> Int {
         let declared = model.opsetVersion() ?? 0
         guard declared >= 0, declared < 1000 else { throw InferenceError.invalidGraph("default-domain opset \(declared) is out of range") }
         if declared == 0, model.graph.nodes.contains(where: { $0.domain.isEmpty || $0.domain == "ai.onnx" }) {
             throw InferenceError.invalidGraph("the model uses default-domain operators but imports no default-domain opset")
         }
-        let builder = GraphBuilder(opset: Int(declared))
-        let main = try builder.buildMain(model.graph)
-        // The weights (initializers and Constant values) move into one huge-page arena.
-        var initializers = builder.initializers
+        return Int(declared)
+    }
+
+    /// The initializers and `Constant` nodes with their tensors moved into one huge-page arena.
+    private static func movingWeightsIntoArena(
+        initializers: [Int: Tensor], nodes: [Node]
+    ) -> (initializers: [Int: Tensor], nodes: [Node]) {
+        var initializers = initializers
         let initializerIDs = Array(initializers.keys)
-        var nodes = main.nodes
+        var nodes = nodes
         let constants = nodes.enumerated().compactMap { position, node in (node.op as? Constant).map { (position, $0.value) } }
         let relocated = ConstantArena.relocating(initializerIDs.compactMap { initializers[$0] } + constants.map(\.1))
         for (offset, id) in initializerIDs.enumerated() { initializers[id] = relocated[offset] }
@@ -76,14 +95,6 @@ public struct Graph: Sendable {
             nodes[position] = Node(name: node.name, opType: node.opType, inputs: node.inputs, outputs: node.outputs,
                                    op: Constant(value: relocated[initializerIDs.count + offset]))
         }
-
-        values = builder.values
-        self.nodes = nodes
-        inputs = main.inputs
-        outputs = main.outputs
-        self.initializers = initializers
-        opset = Int(declared)
-        relaidWeights = RelaidWeights()
-        foldedWeights = FoldedWeights()
+        return (initializers, nodes)
     }
 }

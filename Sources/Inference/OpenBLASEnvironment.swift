@@ -4,12 +4,12 @@ import Glibc
 /// OpenBLAS takes its settings from the environment while it loads, before `main` runs. Two of
 /// them decide real-time speed:
 /// - `OPENBLAS_NUM_THREADS`: a second thread that busy-waits between calls makes the enhancer
-///   2–3× slower on a 2-core machine, and threaded SGEMM allocates per call. `dfkit` and `dfbench`
+///   several times slower on a 2-core machine, and threaded SGEMM allocates per call. `dfkit` and `dfbench`
 ///   restart themselves once with it set to 1 (`restartSingleThreadedIfUnset()`); an application
 ///   embedding the library sets it in its own environment.
 /// - `OPENBLAS_CORETYPE`: forces one CPU's kernels. Left unset, OpenBLAS 0.3.21 picks its
 ///   AVX-512 kernels (Cooperlake) on AMD Zen 5; forced to Haswell it runs AVX2 ones, and SGEMM
-///   drops to about half its rate (1024³: 233 → 124 GFLOP/s in `dfbench kernels`). The peers
+///   drops to about half its rate (README, "Speed against the peers"). The peers
 ///   (ONNX Runtime, tract) choose AVX-512 by themselves, so benchmarks report the core and warn
 ///   (`narrowKernelsWarning`) instead of silently comparing against narrower kernels.
 public enum OpenBLASEnvironment {

@@ -94,7 +94,7 @@ extension ActivationFusing {
 
 /// An operator whose kernel can also add, after its activation, a float tensor of its output's
 /// shape computed earlier (the planner fuses an Add that is the only reader of its output: a
-/// skip connection such as DFN3's ERB decoder's `conv_p(e) + upsampled`).
+/// skip connection, y = conv(x) + an earlier value).
 protocol ResidualFusing: ActivationFusing {
     func makeKernel(inputs: [Tensor?], outputs: [Tensor], activation: Activation, residual: Tensor) throws -> any Kernel
     /// The same, knowing which inputs are weights (which the kernel may read re-laid).

@@ -1,3 +1,5 @@
+import VectorKernels
+
 // Activations — element-wise activation functions over float32 buffers, vectorised with SIMD8,
 // optionally fused with a bias add so that a conv/GEMM epilogue is one pass over its output.
 //
@@ -11,11 +13,8 @@
 //              rows: Int, columns: Int, columnBias: UnsafePointer<Float>?)
 //       Row-major rows × columns: output[r, c] = f(input[r, c] + columnBias[c]) (bias optional).
 //
-// Accuracy: sigmoid and tanh are built on a Cephes-style SIMD exp (relative error ≈ 1e-7)
-// and, for tanh near 0, an odd polynomial. Against a Double reference over [-20, 20] they are
-// within 1e-6 absolute and 1e-6 relative (tested; measured 9e-8 / 1.8e-7 for sigmoid,
-// 7e-8 / 1.3e-7 for tanh), and they saturate to 0/±1 far outside it without NaN or infinity.
-// Nothing here allocates or throws.
+// sigmoid and tanh are `VectorKernels`' logistic and hyperbolicTangent, the gate functions the
+// GRU and LSTM kernels use. Nothing here allocates or throws.
 
 public enum Activation: Sendable, Hashable {
     case identity
@@ -70,76 +69,8 @@ extension SIMD8<Float> {
     @inline(__always)
     var rectified: SIMD8<Float> { self.replacing(with: 0, where: self .< 0) }
 
-    /// Lane-wise max/min; the stdlib's pointwiseMax/Min are outlined calls, not vmaxps.
-    @inline(__always)
-    func atLeast(_ bound: Float) -> SIMD8<Float> { self.replacing(with: bound, where: self .< bound) }
-
-    @inline(__always)
-    func atMost(_ bound: Float) -> SIMD8<Float> { self.replacing(with: bound, where: self .> bound) }
-
     @inline(__always)
     func leakyRectified(slope: SIMD8<Float>) -> SIMD8<Float> {
         self.replacing(with: self * slope, where: self .< SIMD8<Float>())
-    }
-
-    /// e^x lane-wise: x = n·ln2 + r with |r| ≤ ln2/2, e^r by a degree-6 polynomial
-    /// (Cephes expf coefficients), 2^n by building the exponent bits. Inputs are clamped to
-    /// [-87.3, 88.3] so that 2^n stays a normal float: the result saturates instead of
-    /// overflowing to infinity or flushing to zero. n is rounded by adding 1.5·2²³, which
-    /// leaves it in the low mantissa bits: the stdlib's SIMD rounding and Float→Int32
-    /// conversions are not vectorised (per-lane generic calls, ~20× slower).
-    @inline(__always)
-    var exponential: SIMD8<Float> {
-        let x = atLeast(-87.33654).atMost(88.37626)
-        let roundingShift = SIMD8<Float>(repeating: 12_582_912)
-        var shifted = roundingShift
-        shifted.addProduct(x, SIMD8(repeating: 1.442_695_04))
-        let n = shifted - roundingShift
-        var r = x
-        r.addProduct(n, SIMD8(repeating: -0.693_359_375))
-        r.addProduct(n, SIMD8(repeating: 2.121_944_4e-4))
-        var p = SIMD8<Float>(repeating: 1.987_569_15e-4)
-        p = Self.multiplyAdd(p, r, 1.398_199_950_7e-3)
-        p = Self.multiplyAdd(p, r, 8.333_451_907_3e-3)
-        p = Self.multiplyAdd(p, r, 4.166_579_589_4e-2)
-        p = Self.multiplyAdd(p, r, 1.666_666_545_9e-1)
-        p = Self.multiplyAdd(p, r, 5.000_000_120_1e-1)
-        var polynomial = r + 1
-        polynomial.addProduct(p, r * r)
-        let exponent = unsafeBitCast(shifted, to: SIMD8<Int32>.self) &- 0x4B40_0000
-        return polynomial * unsafeBitCast((exponent &+ 127) &<< 23, to: SIMD8<Float>.self)
-    }
-
-    /// a · b + c with one rounding.
-    @inline(__always)
-    private static func multiplyAdd(_ a: SIMD8<Float>, _ b: SIMD8<Float>, _ c: Float) -> SIMD8<Float> {
-        var result = SIMD8<Float>(repeating: c)
-        result.addProduct(a, b)
-        return result
-    }
-
-    /// 1 / (1 + e^-x).
-    @inline(__always)
-    var logistic: SIMD8<Float> {
-        1 / (1 + (-self).exponential)
-    }
-
-    /// tanh: sign(x) · (1 − 2 / (e^{2|x|} + 1)) for |x| ≥ 0.625, where that form is accurate;
-    /// below, where it cancels, the odd polynomial x + x³·P(x²) (Cephes tanhf coefficients),
-    /// which keeps the relative error near 1e-7 down to 0.
-    @inline(__always)
-    var hyperbolicTangent: SIMD8<Float> {
-        let magnitude = self.replacing(with: -self, where: self .< 0)
-        let large = 1 - 2 / ((magnitude + magnitude).exponential + 1)
-        let square = self * self
-        var p = SIMD8<Float>(repeating: -5.704_988_727_45e-3)
-        p = Self.multiplyAdd(p, square, 2.063_908_879_54e-2)
-        p = Self.multiplyAdd(p, square, -5.373_971_555_31e-2)
-        p = Self.multiplyAdd(p, square, 1.333_144_220_36e-1)
-        p = Self.multiplyAdd(p, square, -3.333_328_194_22e-1)
-        var small = self
-        small.addProduct(p * square, self)
-        let signed = large.replacing(with: -large, where: self .< 0)
-        return signed.replacing(with: small, where: magnitude .< 0.625)
     }
 }

@@ -1,12 +1,12 @@
 /// A depthwise ConvTranspose whose output rows are exactly `stride` (1 or 2) times as wide as its
-/// input rows, with a 1 × k kernel along the width (DFN3's frequency upsamplers convt1 and convt2,
-/// 16 → 32 and 8 → 16 bins), computed phase by phase over whole channel planes: output column
+/// input rows, with a 1 × k kernel along the width (a frequency-axis upsampler, say 16 → 32
+/// bins), computed phase by phase over whole channel planes: output column
 /// stride · j + p of a row takes, from each tap that reaches phase p, the input at column
 /// j + offset of the same row. Read as one line of rows · width values, phase p of a plane is
 /// then a line of sums of shifted copies of the input line, with the taps that would reach into a
 /// neighbouring row masked off. So a vector holds eight outputs of a phase whatever the row width,
-/// instead of one row's handful per loop pass (the row-by-row gather spent most of its time on
-/// per-row set-up: 0.78 µs per frame for convt1 over 100-frame chunks).
+/// instead of one row's handful per loop pass (on rows of a few vectors, the row-by-row gather
+/// spends most of its time on per-row set-up).
 struct ConvTransposePhaseLines: Sendable, Hashable {
     /// One tap's contribution to one phase.
     struct Tap: Sendable, Hashable {

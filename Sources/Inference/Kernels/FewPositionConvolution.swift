@@ -1,14 +1,14 @@
 import AVX512Kernels
 
 /// A 1-D convolution (group 1, unit dilation) whose every image has at most four output
-/// positions, as a layer run one frame at a time has (Silero VAD's encoder: 4, 2, 1 and 1
-/// positions; its STFT, a convolution over four frames). With AVX-512, each image reads W once,
+/// positions, as a layer run one frame at a time has (a strided encoder's layers, or an STFT as
+/// a convolution over a few frames). With AVX-512, each image reads W once,
 /// in `BlockTransposedMatrix`'s product of up to four vectors: OpenBLAS's SGEMM spends more on
 /// re-packing W per call than on multiplying at such widths. The input is copied channels-last
 /// between zero pads, so that each position's receptive field is one contiguous run (every
 /// channel of each tap in turn), which W, packed with its taps outermost, matches: no im2col.
 /// Output channels beyond the last multiple of 16 are summed directly from the row-major W, and
-/// so are all of a pointwise (one-tap) layer's fewer than 16 (Silero's decoder: one).
+/// so are all of a pointwise (one-tap) layer's fewer than 16.
 struct FewPositionConvolution: Sendable {
     let batch: Int
     let channels: Int

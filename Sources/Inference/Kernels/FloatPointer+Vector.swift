@@ -73,6 +73,16 @@ extension UnsafeMutablePointer<Float> {
         if count > 0 { update(repeating: 0, count: count) }
     }
 
+    /// Copies `count` floats from `source`, or sets them to 0 where there is none: an optional
+    /// input's ONNX default (an initial state, a bias).
+    func updateOrClear(from source: UnsafePointer<Float>?, count: Int) {
+        if let source {
+            update(from: source, count: count)
+        } else {
+            update(repeating: 0, count: count)
+        }
+    }
+
     /// self[i] += scale · source[i] for i in 0..<count, with fused multiply-adds.
     @inline(__always)
     func accumulate(_ source: UnsafePointer<Float>, scaledBy scale: Float, count: Int) {
@@ -124,22 +134,6 @@ func forEachVector(count: Int, _ body: (_ index: Int, _ lanes: Int) -> Void) {
     }
     if index < count {
         body(index, count - index)
-    }
-}
-
-/// Calls body(index, lowLanes, highLanes) for index = 0, 16, 32, … < count, covering 16 floats
-/// as two vectors: lowLanes = min(8, count − index), highLanes = min(8, count − index − 8) or 0.
-/// Like `forEachVector`, the main loop inlines the body with the constants 8 and 8.
-@inline(__always)
-func forEachVectorPair(count: Int, _ body: (_ index: Int, _ lowLanes: Int, _ highLanes: Int) -> Void) {
-    var index = 0
-    while index + 16 <= count {
-        body(index, 8, 8)
-        index += 16
-    }
-    if index < count {
-        let remaining = count - index
-        body(index, min(8, remaining), max(0, remaining - 8))
     }
 }
 

@@ -10,7 +10,8 @@
 //         vectors (N == 1, or A·Bᵀ with small M: the recurrent and one-frame products of one
 //         stream or a few) go to `multiplyRows`; one row times a matrix of ≤ 128 columns (M == 1,
 //         a grouped linear layer at one frame) to `multiplyRow`; other N == 1 or M == 1 products
-//         to cblas_sgemv (OpenBLAS sgemm is ~4× slower there), the rest to cblas_sgemm.
+//         to cblas_sgemv (OpenBLAS's sgemm is several times slower there), the rest to
+//         cblas_sgemm.
 //     func run(a:b:c:batchCount:strideA:strideB:strideC:)
 //         batchCount products, the i-th at a + i·strideA, b + i·strideB, c + i·strideC (a stride
 //         of 0 broadcasts that operand).
@@ -23,8 +24,9 @@
 //     static func runSingleThreaded()
 //         openblas_set_num_threads(1): no per-call work buffers, one summation order.
 //     static func warmUp()
-//         One 512³ SGEMM (allocates ~3 MiB, ~15 ms). OpenBLAS 0.3.21 runs small and skinny
-//         products ~3.5× slower until a large one has run in the process: call once at load.
+//         One 512³ SGEMM (allocates ~3 MiB). OpenBLAS 0.3.21 runs small and skinny products
+//         several times slower until a large one has run in the process: call once at load,
+//         off the real-time path.
 //
 // None of the run functions allocates or throws. A size of 0 in m or n is a no-op; k == 0
 // gives C = beta · C.

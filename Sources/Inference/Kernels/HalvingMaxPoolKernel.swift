@@ -1,5 +1,5 @@
 /// MaxPool of float32 planes with 2×2 windows at stride 2, no pads, no dilation and no Indices
-/// (DNSMOS halves its feature maps this way three times per graph): each output row is the
+/// (the usual halving of a CNN's feature maps): each output row is the
 /// maximum over two input rows read as whole vectors, their even and odd columns split by
 /// shuffles. The taps are compared in the general kernel's order (row by row, left to right, a
 /// tap replacing the best only where it is greater), so NaNs come out the same.

@@ -58,4 +58,25 @@ extension KernelParameterError {
         }
         return dimension
     }
+
+    /// Refuses a recurrent kernel's sizes unless T ≥ 0 and B, I, H ≥ 1.
+    static func checkRecurrentSizes(
+        sequenceLength: Int, batchSize: Int, inputSize: Int, hiddenSize: Int, kernel: String
+    ) throws {
+        guard sequenceLength >= 0, batchSize >= 1, inputSize >= 1, hiddenSize >= 1 else {
+            throw KernelParameterError(
+                kernel: kernel,
+                message: "sequence length \(sequenceLength), batch \(batchSize), input size \(inputSize), hidden size \(hiddenSize): need T ≥ 0 and B, I, H ≥ 1")
+        }
+    }
+
+    /// A recurrent kernel's output time stride: `requested`, by default one step's state (B·H,
+    /// `state`), which it may not be below.
+    static func outputTimeStride(_ requested: Int?, state: Int, kernel: String) throws -> Int {
+        let timeStride = requested ?? state
+        guard timeStride >= state else {
+            throw KernelParameterError(kernel: kernel, message: "output time stride \(timeStride) is below B·H = \(state)")
+        }
+        return timeStride
+    }
 }

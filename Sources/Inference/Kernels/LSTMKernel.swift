@@ -13,7 +13,7 @@
 //     var recurrenceLayout: PackedMatrixLayout?     non-nil: R must be packed with it
 //         Set when packedRecurrence and either
 //         - AVX-512, B == 1 and H % 4 == 0: .blockTransposed, all 4H rows (one SIMD16 pass over
-//           R as one stream, no horizontal sums; Silero VAD's H = 128 step), or
+//           R as one stream, no horizontal sums), or
 //         - H % 4 == 0 and B ≤ 4 (the product goes row by row): .rowBlocked, all 4H rows; the
 //           products then read R as one stream and give the row-major numbers.
 //     let inputWeightsLayout: PackedMatrixLayout?     non-nil: W must be packed with it
@@ -44,6 +44,7 @@
 //     h' = o ⊙ tanh(c')
 
 import AVX512Kernels
+import VectorKernels
 
 public struct LSTMKernel: Sendable, Hashable {
     public let sequenceLength: Int
@@ -84,20 +85,14 @@ public struct LSTMKernel: Sendable, Hashable {
         packedInputWeights: Bool = false, vectorWidth: VectorWidth = .available
     ) throws {
         let name = "LSTM"
-        guard sequenceLength >= 0, batchSize >= 1, inputSize >= 1, hiddenSize >= 1 else {
-            throw KernelParameterError(
-                kernel: name,
-                message: "sequence length \(sequenceLength), batch \(batchSize), input size \(inputSize), hidden size \(hiddenSize): need T ≥ 0 and B, I, H ≥ 1")
-        }
+        try KernelParameterError.checkRecurrentSizes(
+            sequenceLength: sequenceLength, batchSize: batchSize, inputSize: inputSize, hiddenSize: hiddenSize, kernel: name)
         let gates = try KernelParameterError.checkedProduct([4, hiddenSize], of: "4·hidden size", kernel: name)
         let vectors = try KernelParameterError.checkedProduct([7, hiddenSize], of: "7·hidden size", kernel: name)
         let state = try KernelParameterError.checkedProduct([batchSize, hiddenSize], of: "B·H", kernel: name)
         let gateRows = try KernelParameterError.checkedProduct([batchSize, gates], of: "B·4H", kernel: name)
         let projections = try KernelParameterError.checkedProduct([max(sequenceLength, 1), gateRows], of: "T·B·4H", kernel: name)
-        let timeStride = outputTimeStride ?? state
-        guard timeStride >= state else {
-            throw KernelParameterError(kernel: name, message: "output time stride \(timeStride) is below B·H = \(state)")
-        }
+        let timeStride = try KernelParameterError.outputTimeStride(outputTimeStride, state: state, kernel: name)
         // Scratch: gate biases (4H) and peepholes (3H), recurrent sums [B, 4H], input projections
         // [max(T, 1)·B, 4H], then (`run` only) h and c [B, H] each.
         self.stepScratchCount = try KernelParameterError.checkedSum([vectors, gateRows, gateRows], of: "step scratch", kernel: name)
@@ -132,27 +127,21 @@ public struct LSTMKernel: Sendable, Hashable {
         let stateCount = batchSize * hiddenSize
         let hidden = layout.projections + max(sequenceLength, 1) * batchSize * 4 * hiddenSize
         let cell = hidden + stateCount
-        if let initialHidden { hidden.update(from: initialHidden, count: stateCount) } else { hidden.update(repeating: 0, count: stateCount) }
-        if let initialCell { cell.update(from: initialCell, count: stateCount) } else { cell.update(repeating: 0, count: stateCount) }
+        hidden.updateOrClear(from: initialHidden, count: stateCount)
+        cell.updateOrClear(from: initialCell, count: stateCount)
         prepare(inputBias: inputBias, recurrentBias: recurrentBias, peepholes: peepholes, layout: layout)
         project(input, rows: sequenceLength * batchSize, weights: weights, into: layout.projections)
-        let walk = SequenceWalk(steps: sequenceLength, direction: direction, lengths: sequenceLengths)
-        if let output { walk.clearPadding(of: output, batchSize: batchSize, hidden: hiddenSize, timeStride: outputTimeStride) }
+        let walk = SequenceWalk(
+            steps: sequenceLength, direction: direction, lengths: sequenceLengths, batchSize: batchSize, hidden: hiddenSize,
+            output: output, timeStride: outputTimeStride)
+        walk.clearPadding()
         for step in 0..<sequenceLength {
             recur(recurrence: recurrence, hidden: hidden, cell: cell, layout: layout) { batch in
-                guard let time = walk.time(at: step, of: batch) else { return nil }
-                return (layout.projections + (time * batchSize + batch) * 4 * hiddenSize,
-                        output.map { $0 + time * outputTimeStride + batch * hiddenSize })
+                walk.row(batch, at: step, projections: layout.projections, projectionWidth: 4 * hiddenSize)
             }
         }
-        if let finalHidden {
-            finalHidden.update(from: hidden, count: stateCount)
-            walk.clearEmptyRows(of: finalHidden, batchSize: batchSize, hidden: hiddenSize)
-        }
-        if let finalCell {
-            finalCell.update(from: cell, count: stateCount)
-            walk.clearEmptyRows(of: finalCell, batchSize: batchSize, hidden: hiddenSize)
-        }
+        walk.writeFinalState(hidden, to: finalHidden)
+        walk.writeFinalState(cell, to: finalCell)
     }
 
     public func step(
@@ -205,19 +194,11 @@ public struct LSTMKernel: Sendable, Hashable {
         layout: ScratchLayout
     ) {
         let gates = 4 * hiddenSize
-        if let inputBias {
-            layout.gateBias.update(from: inputBias, count: gates)
-        } else {
-            layout.gateBias.update(repeating: 0, count: gates)
-        }
+        layout.gateBias.updateOrClear(from: inputBias, count: gates)
         if let recurrentBias {
             for index in 0..<gates { layout.gateBias[index] += recurrentBias[index] }
         }
-        if let peepholes {
-            layout.peepholes.update(from: peepholes, count: 3 * hiddenSize)
-        } else {
-            layout.peepholes.update(repeating: 0, count: 3 * hiddenSize)
-        }
+        layout.peepholes.updateOrClear(from: peepholes, count: 3 * hiddenSize)
     }
 
     /// One recurrence step over all batch rows. `row(b)` gives the row's input projection

@@ -1,7 +1,7 @@
 /// c = a·b for a [m, k] and a narrow b [k, n] (n ≤ `narrowProductColumnLimit`), all row-major with
 /// leading dimensions: a grouped linear layer over many frames (Einsum "btgi,gih->btgh" per group:
 /// m = frames, k = 16…96, n = 16…64), where OpenBLAS spends more on its call and packing than on
-/// the ~150 K multiply-adds (~20 GMAC/s on DFN3's df_fc_emb). Rows go six at a time against
+/// the multiply-adds. Rows go six at a time against
 /// 16-column blocks of b (twelve SIMD8 sums in registers while the rows of b stream past from
 /// L1), then 8-column and partial blocks; a last short row block recomputes its final row in the
 /// unused slots and discards it. Each sum runs over k in order with fused multiply-adds. Does not
@@ -89,7 +89,6 @@ private func storeRow(_ low: SIMD8<Float>, _ high: SIMD8<Float>, into target: Un
     }
 }
 
-/// The widest b `multiplyNarrow` takes. Measured only on DFN3's grouped linear layers at
-/// 100-frame chunks (`dfbench streaming --profile-nodes`): 16 wide with k = 96 in 0.45× OpenBLAS's
-/// time, 16–60 wide with k ≤ 64 about even; wider products stay with OpenBLAS.
+/// The widest b `multiplyNarrow` takes; wider products stay with OpenBLAS, whose packing pays off
+/// there. Set on grouped linear layers (k ≤ 96) over chunks only (README, "Where the limits are").
 let narrowProductColumnLimit = 64

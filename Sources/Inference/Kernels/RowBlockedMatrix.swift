@@ -2,9 +2,9 @@
 /// back as one stream instead of four rows at once: each block of four rows holds its 16-column
 /// panels one after another (panel p: 16 floats of each of the four rows, 256 bytes), then the
 /// four rows' columns past the last whole panel, row after row; rows past the last whole block
-/// stay as they are. The hardware prefetcher follows one stream much better than four: the DFN3
-/// GRU's 768 × 256 recurrent product takes ~0.83× the time of the row-major one from L2
-/// (`dfbench kernels`). Products give exactly the row-major layout's numbers. Blocks of rows
+/// stay as they are. The hardware prefetcher follows one stream much better than four, so that a
+/// product from L2 runs faster than on the row-major matrix (README, "Where the limits are").
+/// Products give exactly the row-major layout's numbers. Blocks of rows
 /// start at multiples of four, so the rows from any multiple of four on are themselves a
 /// row-blocked matrix (a GRU's gates when the hidden size is a multiple of four).
 public struct RowBlockedMatrix: Sendable, Hashable {

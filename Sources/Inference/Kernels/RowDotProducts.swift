@@ -2,10 +2,10 @@
 /// contiguous rows, each x_v contiguous. This is the product of a recurrent step (h·Rᵀ) and of
 /// every one-frame linear layer, for one stream or a small batch of them. Each block of four rows
 /// is streamed in from cache once and then dotted with every vector from L1; per vector, four
-/// rows share each load of x and keep two SIMD8 sums each (eight FMA chains in flight). On the
-/// DFN3 GRU shape (768 × 256) one vector runs at the cache's bandwidth (`dfbench kernels`: ~130
-/// GB/s from L2, 0.86× OpenBLAS 0.3.21's sgemv time; ~80 GB/s from L3, level with it), and two
-/// or four vectors take 0.27× and 0.57× the time of sgemm, which packs the whole matrix per call.
+/// rows share each load of x and keep two SIMD8 sums each (eight FMA chains in flight). So one
+/// vector runs at the cache's bandwidth, ahead of or level with OpenBLAS's sgemv, and a few
+/// vectors well ahead of its sgemm, which packs the whole matrix per call (README, "Where the
+/// limits are").
 /// `RowBlockedMatrix` holds a matrix re-laid so that the same products read it as one stream.
 /// Does not allocate.
 @inline(__always)

@@ -11,11 +11,17 @@ public enum RecurrenceDirection: Sendable, Hashable {
     case reverse
 }
 
+/// One direction's walk over its steps, with where its Y rows lie.
 struct SequenceWalk {
     let steps: Int
     let direction: RecurrenceDirection
     /// L_b per batch row, or nil: every row runs all `steps`.
     let lengths: UnsafePointer<Int>?
+    let batchSize: Int
+    let hidden: Int
+    /// Y: rows [B, H] at output + t·timeStride, or nil.
+    let output: UnsafeMutablePointer<Float>?
+    let timeStride: Int
 
     @inline(__always)
     func length(of batch: Int) -> Int {
@@ -31,18 +37,29 @@ struct SequenceWalk {
         return direction == .forward ? step : valid - 1 - step
     }
 
-    /// Zeroes the final-state rows [B, H] at `state` of the batch rows with L_b = 0.
-    func clearEmptyRows(of state: UnsafeMutablePointer<Float>, batchSize: Int, hidden: Int) {
+    /// Row `batch`'s input projection at step `step` (rows of x·Wᵀ `projectionWidth` floats apart,
+    /// time-major from `projections`) and its Y row, or nil once it is past its length.
+    @inline(__always)
+    func row(
+        _ batch: Int, at step: Int, projections: UnsafeMutablePointer<Float>, projectionWidth: Int
+    ) -> (projection: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>?)? {
+        guard let time = time(at: step, of: batch) else { return nil }
+        return (projections + (time * batchSize + batch) * projectionWidth, output.map { $0 + time * timeStride + batch * hidden })
+    }
+
+    /// Copies the state [B, H] after the walk into `final` (if any), zeroing the rows with L_b = 0.
+    func writeFinalState(_ state: UnsafePointer<Float>, to final: UnsafeMutablePointer<Float>?) {
+        guard let final else { return }
+        final.update(from: state, count: batchSize * hidden)
         guard lengths != nil else { return }
         for batch in 0..<batchSize where length(of: batch) == 0 {
-            (state + batch * hidden).update(repeating: 0, count: hidden)
+            (final + batch * hidden).update(repeating: 0, count: hidden)
         }
     }
 
-    /// Zeroes the Y rows no step writes: row b's `hidden` floats at output + t·timeStride + b·hidden
-    /// for t ≥ L_b.
-    func clearPadding(of output: UnsafeMutablePointer<Float>, batchSize: Int, hidden: Int, timeStride: Int) {
-        guard lengths != nil else { return }
+    /// Zeroes the Y rows no step writes: row b's at t ≥ L_b.
+    func clearPadding() {
+        guard let output, lengths != nil else { return }
         for batch in 0..<batchSize {
             for time in length(of: batch)..<steps {
                 (output + time * timeStride + batch * hidden).update(repeating: 0, count: hidden)

@@ -8,7 +8,7 @@ struct Cast: Operator {
 
     func streamingRole(in context: StreamingContext) throws -> StreamingRole { .frameLocal }
 
-    /// A cast to the type the input has is the input itself (Silero VAD casts float32 slices to
+    /// A cast to the type the input has is the input itself (exports cast float32 slices to
     /// float32).
     func specialized(for inputs: [ValueDescriptor?]) -> (any Operator)? {
         inputs.first??.elementType == target ? Identity() : nil

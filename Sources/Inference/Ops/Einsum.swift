@@ -4,7 +4,7 @@
 /// Every case becomes transposes plus one batched GEMM: labels are classed as batch (in both
 /// operands and the output), M (first operand and output), N (second operand and output) and K
 /// (everything summed). Each operand is packed to [batch, M, K] / [batch, K, N] by a strided copy
-/// (skipped when the operand already has that layout, e.g. DFN3's grouped-linear weights), the
+/// (skipped when the operand already has that layout, e.g. grouped-linear weights), the
 /// products run as SGEMM for float32, and the [batch, M, N] result is copied to the output order.
 /// A single operand is multiplied by a vector of ones. Narrow float32 products whose operands
 /// and output are already strided like [batch, M, K] · [batch, K, N] → [batch, M, N] skip the

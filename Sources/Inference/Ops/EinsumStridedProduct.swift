@@ -2,9 +2,9 @@
 /// and N labels with one stride per class, K and N contiguous, so that the batched product reads
 /// and writes them in place (`multiplyNarrow` with leading dimensions, `multiplyRow` for one row
 /// of M) instead of packing the
-/// first operand to [batch, M, K] and unpacking the product. DFN3's grouped linear layers,
-/// "btgi,gih->btgh": a strided copy of x with rows of 16–96 floats and one of y with rows of
-/// 16–60 cost a memmove call per row, several times the ~10–50 K multiply-adds per frame.
+/// first operand to [batch, M, K] and unpacking the product: for grouped linear layers,
+/// "btgi,gih->btgh", whose rows are a few dozen floats, those copies cost a memmove call per row,
+/// several times the multiply-adds of a frame.
 struct EinsumStridedProduct: Kernel {
     /// Element strides of one operand or of the output: between batch entries and between rows.
     struct Strides {

@@ -30,14 +30,12 @@ struct GRU: Operator {
                 linearBeforeReset: linearBeforeReset, direction: $0, outputTimeStride: d * g.batch * g.hidden,
                 packedRecurrence: constants.contain([2]), packedInputWeights: constants.contain([1]))
         }
-        let w = try inputs.required(1), r = try inputs.required(2)
         return GRUNodeKernel(
             kernels: kernels, tensors: try SequenceMajorTensors(layer, g, inputs: inputs, outputs: outputs),
-            w: try kernels[0].inputWeightsLayout.map { try constants.packed(w, layout: $0) } ?? w,
-            r: try kernels[0].recurrenceLayout.map { try constants.packed(r, layout: $0) } ?? r,
-            bias: inputs.count > 3 ? inputs[3] : nil,
-            scratch: try Tensor(zeros: .float32, shape: [Self.scratchCount(of: kernels)]),
-            hidden: g.hidden, batch: g.batch, inputSize: g.inputSize)
+            weights: try RecurrentWeights(
+                layer, g, inputs: inputs, constants: constants,
+                inputWeightsLayout: kernels[0].inputWeightsLayout, recurrenceLayout: kernels[0].recurrenceLayout),
+            scratch: try Tensor(zeros: .float32, shape: [Self.scratchCount(of: kernels)]))
     }
 
     /// One scratch for the directions in turn, or both at once when they run together.
@@ -50,13 +48,8 @@ struct GRU: Operator {
 struct GRUNodeKernel: Kernel {
     let kernels: [GRUKernel]
     let tensors: SequenceMajorTensors
-    let w: Tensor
-    let r: Tensor
-    let bias: Tensor?
+    let weights: RecurrentWeights
     let scratch: Tensor
-    let hidden: Int
-    let batch: Int
-    let inputSize: Int
 
     func execute() {
         tensors.prepare()
@@ -77,18 +70,13 @@ struct GRUNodeKernel: Kernel {
 
     /// Direction `direction`'s arguments, its scratch `offset` floats in.
     private func call(_ direction: Int, scratch offset: Int) -> GRUKernel.Call {
-        let gates = 3 * hidden
-        let stateCount = batch * hidden
-        let biasBase = bias.map { UnsafePointer($0.pointer(to: Float.self)) + direction * 2 * gates }
+        let biases = weights.biases(direction: direction)
         return GRUKernel.Call(
             input: tensors.input.pointer(to: Float.self),
-            weights: w.pointer(to: Float.self) + direction * gates * inputSize,
-            recurrence: r.pointer(to: Float.self) + direction * gates * hidden,
-            inputBias: biasBase, recurrentBias: biasBase.map { $0 + gates },
-            initialHidden: tensors.initialStates[0].map { UnsafePointer($0.pointer(to: Float.self)) + direction * stateCount },
-            sequenceLengths: tensors.lengths.map { UnsafePointer($0.pointer(to: Int.self)) },
-            output: tensors.output.pointer(to: Float.self) + direction * stateCount,
-            finalHidden: tensors.finalStates[0].pointer(to: Float.self) + direction * stateCount,
+            weights: weights.inputWeights(direction: direction), recurrence: weights.recurrence(direction: direction),
+            inputBias: biases.input, recurrentBias: biases.recurrent,
+            initialHidden: tensors.initialState(0, direction: direction), sequenceLengths: tensors.sequenceLengthPointer,
+            output: tensors.output(direction: direction), finalHidden: tensors.finalState(0, direction: direction),
             scratch: scratch.pointer(to: Float.self) + offset)
     }
 }

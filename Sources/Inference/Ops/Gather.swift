@@ -43,7 +43,7 @@ struct Gather: Operator {
         if indicesKnown {
             let runs = GatherRunsKernel.runs(of: indices.integerValues(), axisSize: data.shape[axis])
             // One run is a slice of the axis: a strided copy, whose inner loop runs along the
-            // longest axis (GTCRN takes one float of each of 257 rows).
+            // longest axis (one float from each of many rows is one loop, not a copy per row).
             if runs.count == 1, let run = runs.first {
                 let inner = product(data.shape[(axis + 1)...])
                 let copy = StridedCopy(
@@ -61,8 +61,8 @@ struct Gather: Operator {
 }
 
 /// Gather with indices known while planning (validated then): each run of consecutive indices is
-/// one copy of consecutive slices (GTCRN's unfolding gathers windows of 33 neighbours, element
-/// by element otherwise).
+/// one copy of consecutive slices (an unfold's windows of neighbours, element by element
+/// otherwise).
 struct GatherRunsKernel: Kernel {
     struct Run {
         /// The first slice read along the axis, and how many in a row.
@@ -99,8 +99,7 @@ struct GatherRunsKernel: Kernel {
                 let bytes = run.count * innerBytes
                 let source = UnsafeRawPointer(base + run.index * innerBytes)
                 if bytes < 64 && bytes % 4 == 0 {
-                    // A call to memcpy costs more than moving a few words (GTCRN gathers one
-                    // float from each of 257 rows).
+                    // A call to memcpy costs more than moving a few words.
                     for offset in stride(from: 0, to: bytes, by: 4) {
                         destination.storeBytes(of: source.load(fromByteOffset: offset, as: UInt32.self), toByteOffset: offset, as: UInt32.self)
                     }

@@ -1,6 +1,6 @@
 /// ONNX If: runs `then_branch` when the one-element bool condition holds, else `else_branch`.
 /// Branches read values of the graphs around them; they take no inputs. A condition known at plan
-/// time (Silero VAD's sample-rate and shape checks) inlines the taken branch, so the other costs
+/// time (a check of the sample rate or of an input's shape) inlines the taken branch, so the other costs
 /// nothing; at run time both branches are planned, and they must give each output the same type
 /// and shape (a preallocated output cannot take both).
 struct If: BranchingOperator {

@@ -36,49 +36,37 @@ struct LSTM: Operator {
                 direction: $0, inputForget: inputForget, outputTimeStride: d * g.batch * g.hidden,
                 packedRecurrence: constants.contain([2]), packedInputWeights: constants.contain([1]))
         }
-        let w = try inputs.required(1)
-        let r = try inputs.required(2)
         return LSTMNodeKernel(
             kernels: kernels, tensors: try SequenceMajorTensors(layer, g, inputs: inputs, outputs: outputs),
-            w: try kernels[0].inputWeightsLayout.map { try constants.packed(w, layout: $0) } ?? w, r: try kernels[0].recurrenceLayout.map { try constants.packed(r, layout: $0) } ?? r,
-            bias: inputs.count > 3 ? inputs[3] : nil, peepholes: inputs.count > 7 ? inputs[7] : nil,
-            scratch: try Tensor(zeros: .float32, shape: [kernels.map(\.scratchCount).max() ?? 0]),
-            hidden: g.hidden, batch: g.batch, inputSize: g.inputSize)
+            weights: try RecurrentWeights(
+                layer, g, inputs: inputs, constants: constants,
+                inputWeightsLayout: kernels[0].inputWeightsLayout, recurrenceLayout: kernels[0].recurrenceLayout),
+            peepholes: inputs.count > 7 ? inputs[7] : nil,
+            scratch: try Tensor(zeros: .float32, shape: [kernels.map(\.scratchCount).max() ?? 0]), hidden: g.hidden)
     }
 }
 
 struct LSTMNodeKernel: Kernel {
     let kernels: [LSTMKernel]
     let tensors: SequenceMajorTensors
-    let w: Tensor
-    let r: Tensor
-    let bias: Tensor?
+    let weights: RecurrentWeights
     let peepholes: Tensor?
     let scratch: Tensor
     let hidden: Int
-    let batch: Int
-    let inputSize: Int
 
     func execute() {
         tensors.prepare()
-        let gates = 4 * hidden
-        let stateCount = batch * hidden
-        func state(_ tensor: Tensor?, _ direction: Int) -> UnsafePointer<Float>? {
-            tensor.map { UnsafePointer($0.pointer(to: Float.self)) + direction * stateCount }
-        }
         for (direction, kernel) in kernels.enumerated() {
-            let biasBase = bias.map { UnsafePointer($0.pointer(to: Float.self)) + direction * 2 * gates }
+            let biases = weights.biases(direction: direction)
             kernel.run(
                 input: tensors.input.pointer(to: Float.self),
-                weights: w.pointer(to: Float.self) + direction * gates * inputSize,
-                recurrence: r.pointer(to: Float.self) + direction * gates * hidden,
-                inputBias: biasBase, recurrentBias: biasBase.map { $0 + gates },
+                weights: weights.inputWeights(direction: direction), recurrence: weights.recurrence(direction: direction),
+                inputBias: biases.input, recurrentBias: biases.recurrent,
                 peepholes: peepholes.map { UnsafePointer($0.pointer(to: Float.self)) + direction * 3 * hidden },
-                initialHidden: state(tensors.initialStates[0], direction), initialCell: state(tensors.initialStates[1], direction),
-                sequenceLengths: tensors.lengths.map { UnsafePointer($0.pointer(to: Int.self)) },
-                output: tensors.output.pointer(to: Float.self) + direction * stateCount,
-                finalHidden: tensors.finalStates[0].pointer(to: Float.self) + direction * stateCount,
-                finalCell: tensors.finalStates[1].pointer(to: Float.self) + direction * stateCount,
+                initialHidden: tensors.initialState(0, direction: direction), initialCell: tensors.initialState(1, direction: direction),
+                sequenceLengths: tensors.sequenceLengthPointer,
+                output: tensors.output(direction: direction),
+                finalHidden: tensors.finalState(0, direction: direction), finalCell: tensors.finalState(1, direction: direction),
                 scratch: scratch.pointer(to: Float.self))
         }
         tensors.finish()

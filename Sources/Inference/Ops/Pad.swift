@@ -1,6 +1,6 @@
 /// ONNX Pad: `pads` = [begin_0, …, begin_n, end_0, …, end_n] (negative crops) around the input,
 /// filled with `constant_value` ("constant" mode) or with the input's own elements: mirrored
-/// without repeating the edge ("reflect", Silero VAD's STFT padding), the edge repeated ("edge")
+/// without repeating the edge ("reflect", as an STFT pads its signal), the edge repeated ("edge")
 /// or the far side continued ("wrap", opset 19). Attributes before opset 11, inputs from 11 (with
 /// optional `axes` from 18).
 struct Pad: Operator {
@@ -194,7 +194,7 @@ struct IndexedPadKernel: Kernel {
 
     func execute() {
         // Whole elements as words of their width: a byte copy call per element costs several
-        // times the move (Silero VAD reflects 576 samples into 640 per chunk).
+        // times the move, and a reflect pad moves hundreds of single elements.
         switch input.elementType.byteCount {
         case 8: copy(UInt64.self)
         case 4: copy(UInt32.self)

@@ -99,6 +99,8 @@ struct SequenceMajorTensors {
     let finalStates: [Tensor]
     /// sequence_lens as `Int` (int64), or nil.
     let lengths: Tensor?
+    /// Floats of one direction's state, B·H.
+    private let stateCount: Int
     private let sequenceLengths: Tensor?
     private let copiesIn: [Copy]
     private let copiesOut: [Copy]
@@ -118,6 +120,7 @@ struct SequenceMajorTensors {
         let initial = (5..<(5 + layer.stateCount)).map { $0 < inputs.count ? inputs[$0] : nil }
         sequenceLengths = inputs.count > 4 ? inputs[4] : nil
         lengths = try sequenceLengths.map { _ in try Tensor(zeros: .int64, shape: [g.batch]) }
+        stateCount = g.batch * g.hidden
         guard layer.batchMajor else {
             (input, output, initialStates, finalStates) = (x, outputs[0], initial, Array(outputs[1...]))
             (copiesIn, copiesOut) = ([], [])
@@ -152,6 +155,25 @@ struct SequenceMajorTensors {
             destinationStrides: contiguousStrides(of: swapped), elementSize: 4)
     }
 
+    /// Direction `direction`'s rows of Y: [B, H] at each time step, D·B·H floats apart.
+    func output(direction: Int) -> UnsafeMutablePointer<Float> {
+        output.pointer(to: Float.self) + direction * stateCount
+    }
+
+    /// Direction `direction`'s initial state number `index` (h, then c), or nil without one.
+    func initialState(_ index: Int, direction: Int) -> UnsafePointer<Float>? {
+        initialStates[index].map { UnsafePointer($0.pointer(to: Float.self)) + direction * stateCount }
+    }
+
+    /// Direction `direction`'s final state number `index` (h, then c).
+    func finalState(_ index: Int, direction: Int) -> UnsafeMutablePointer<Float> {
+        finalStates[index].pointer(to: Float.self) + direction * stateCount
+    }
+
+    var sequenceLengthPointer: UnsafePointer<Int>? {
+        lengths.map { UnsafePointer($0.pointer(to: Int.self)) }
+    }
+
     func prepare() {
         for copy in copiesIn { copy.run() }
         if let sequenceLengths, let lengths {
@@ -163,5 +185,45 @@ struct SequenceMajorTensors {
 
     func finish() {
         for copy in copiesOut { copy.run() }
+    }
+}
+
+/// W, R and B of a recurrent node as its kernels read them: W and R re-laid where the kernels'
+/// products want another layout (`PackedMatrixLayout`, for the graph's weights), and each
+/// direction's slice of the three.
+struct RecurrentWeights {
+    private let w: Tensor
+    private let r: Tensor
+    private let bias: Tensor?
+    /// Rows of W and R per direction: gates·H.
+    private let gateRows: Int
+    private let hidden: Int
+    private let inputSize: Int
+
+    init(
+        _ layer: RecurrentLayer, _ g: RecurrentLayer.Geometry, inputs: [Tensor?], constants: ConstantInputs,
+        inputWeightsLayout: PackedMatrixLayout?, recurrenceLayout: PackedMatrixLayout?
+    ) throws {
+        let w = try inputs.required(1), r = try inputs.required(2)
+        self.w = try inputWeightsLayout.map { try constants.packed(w, layout: $0) } ?? w
+        self.r = try recurrenceLayout.map { try constants.packed(r, layout: $0) } ?? r
+        bias = inputs.count > 3 ? inputs[3] : nil
+        gateRows = layer.gates * g.hidden
+        hidden = g.hidden
+        inputSize = g.inputSize
+    }
+
+    func inputWeights(direction: Int) -> UnsafePointer<Float> {
+        UnsafePointer(w.pointer(to: Float.self)) + direction * gateRows * inputSize
+    }
+
+    func recurrence(direction: Int) -> UnsafePointer<Float> {
+        UnsafePointer(r.pointer(to: Float.self)) + direction * gateRows * hidden
+    }
+
+    /// Wb and Rb of direction `direction`, or nil without B.
+    func biases(direction: Int) -> (input: UnsafePointer<Float>?, recurrent: UnsafePointer<Float>?) {
+        let input = bias.map { UnsafePointer($0.pointer(to: Float.self)) + direction * 2 * gateRows }
+        return (input, input.map { $0 + gateRows })
     }
 }

@@ -131,7 +131,7 @@ struct ScatterSlices: Sendable {
     }
 
     /// The slices constant `indices` address, in row order, consecutive rows that land on
-    /// consecutive slices merged into one run (GTCRN's cache updates address single elements,
+    /// consecutive slices merged into one run (a cache update may address single elements,
     /// hundreds in a row); rows out of range are left out, as the kernel skips them.
     func runs(indices: Tensor) -> [ScatterRun] {
         let rows = UnsafePointer(indices.pointer(to: Int64.self))

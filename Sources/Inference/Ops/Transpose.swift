@@ -23,7 +23,7 @@ struct Transpose: Operator {
     }
 
     /// A permutation that moves only axes of size 1 leaves every element where it is: the output
-    /// is then the input seen with the permuted shape, no copy (51 of GTCRN's 61 Transposes).
+    /// is then the input seen with the permuted shape, no copy.
     func specialized(for inputs: [ValueDescriptor?]) -> (any Operator)? {
         guard let data = inputs.first ?? nil, let perm = try? resolvedPermutation(rank: data.shape.count) else { return nil }
         let moved = perm.filter { data.shape[$0] != 1 }

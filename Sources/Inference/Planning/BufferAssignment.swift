@@ -96,7 +96,7 @@ struct BufferAssignment {
     /// `given` extended backwards along chains of steps that may write into their first input: a
     /// step whose output goes into a given tensor, and whose input 0 nothing else reads later
     /// (nor through a view), has that input computed into the same tensor, so that the chain
-    /// (GTCRN's caches, updated by ScatterND after ScatterND) runs in the caller's buffer with no
+    /// (a streaming export's caches, updated by ScatterND after ScatterND) runs in the caller's buffer with no
     /// copy at its end. A tensor sharing storage with one in `owned` (an input or constant) is not
     /// handed back: the chain's first step would overwrite it before later steps read it.
     private static func handingBack(

@@ -1,9 +1,9 @@
 /// One explicit state of a stateful model: an output fed back as an input on the next call
-/// (GTCRN's `conv_cache_out` → `conv_cache`, Silero VAD's `stateN` → `state`).
+/// (`cache_out` → `cache`, say).
 public struct StateCarry: Sendable, Hashable {
     public let output: String
     public let input: String
-    /// The axis a batch of independent streams lies along in the state (Silero's [2, B, 128]: 1);
+    /// The axis a batch of independent streams lies along in the state ([2, B, H]: 1);
     /// nil when the whole state is one stream's.
     public let batchAxis: Int?
 

@@ -1,5 +1,5 @@
 /// A graph run call after call with its state outputs fed back as inputs, as streaming exports
-/// expect (GTCRN's three caches, Silero VAD's LSTM state). The state is carried without copies:
+/// expect (a convolution's caches, an LSTM's state). The state is carried without copies:
 /// each state has two buffers, and the session alternates between two plans of the graph, one
 /// reading the first buffer and writing the second, the other the reverse. Both plans share the
 /// other inputs' buffers and write the same output tensors, so callers see one set of each.
