@@ -1,6 +1,7 @@
 import Foundation
 import Inference
 import Testing
+import TestSupport
 
 /// `dfkit run` as a process on the real models we did not write (GTCRN, Silero VAD in its three
 /// exports, DNSMOS P.835 and P.808), against onnxruntime's outputs for the same inputs, written by

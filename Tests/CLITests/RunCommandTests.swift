@@ -1,6 +1,7 @@
 import Foundation
 import Inference
 import Testing
+import TestSupport
 
 /// `dfkit run` as a process, on the DFN3 graphs and a tiny odd-names model, against the
 /// onnxruntime outputs written by Scripts/gen-dfn3-ort.py.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `dfkit score`, `dfkit vad` and the metrics `dfkit compare` prints, as processes, on the clips of
 /// Scripts/gen-metrics-references.py, against the reference implementations' scores of them

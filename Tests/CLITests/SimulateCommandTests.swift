@@ -3,6 +3,7 @@ import Foundation
 import FoundationXML
 #endif
 import Testing
+import TestSupport
 
 /// `dfkit simulate` end to end: the seed numbers of the capture issue read back from its JSON,
 /// its errors, its SVG and a bit-exact pass-through of a WAV file. References are closed forms

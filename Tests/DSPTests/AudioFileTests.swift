@@ -6,15 +6,8 @@ import DSP
 /// Reading files written without libsndfile (`Scripts/gen-dsp-audio.py`: hand-assembled WAV,
 /// sox-encoded FLAC), writing and reading back, and every refusal path.
 @Suite struct AudioFileTests {
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/generated/dsp-audio")
-
     static func fixture(_ name: String) throws -> String {
-        let path = fixtures.appendingPathComponent(name).path
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw LibDFFixture.Missing(path: path + " (Scripts/gen-dsp-audio.py)")
-        }
-        return path
+        try RepositoryFiles.generated("dsp-audio/\(name)").path
     }
 
     static func expected(_ name: String) throws -> [Float] {

@@ -24,8 +24,7 @@ struct SoxrResamplerTests {
 
     @Test(arguments: names)
     func matchesPythonSoxr(name: String) throws {
-        let url = GeneratedFixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/generated/soxr/\(name).json")
-        guard let data = FileManager.default.contents(atPath: url.path) else { throw GeneratedFixtures.Missing(path: url.path) }
+        let data = try Data(contentsOf: RepositoryFiles.generated("soxr/\(name).json"))
         let testCase = try JSONDecoder().decode(Case.self, from: data)
         let resampler = try SoxrResampler(inputRate: testCase.inputRate, outputRate: testCase.outputRate,
                                           quality: testCase.quality == "HQ" ? .high : .veryHigh)

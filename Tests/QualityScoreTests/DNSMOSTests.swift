@@ -17,7 +17,7 @@ import TestSupport
 
     /// A scorer per test: it holds plans and is not shared across the tests' threads.
     static func scorer() throws -> DNSMOS {
-        try DNSMOS(directory: GeneratedFixtures.repositoryRoot.appendingPathComponent("Models/DNSMOS").path)
+        try DNSMOS(directory: RepositoryFiles.root.appendingPathComponent("Models/DNSMOS").path)
     }
 
     @Test func matchesSpeechmos() throws {

@@ -4,7 +4,7 @@ import Foundation
 /// real clean/degraded speech clips and the reference implementations' scores of them (pystoi,
 /// mir_eval, numpy, speechmos, silero-vad's wrapper on onnxruntime).
 public enum MetricsReferences {
-    public static let directory = GeneratedFixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/generated/metrics-references")
+    public static let directory = RepositoryFiles.root.appendingPathComponent("Tests/Fixtures/generated/metrics-references")
 
     /// One clean/degraded pair of intrusive.json.
     public struct IntrusiveCase: Decodable, Sendable, CustomStringConvertible {
@@ -63,7 +63,7 @@ public enum MetricsReferences {
 
     public static func url(_ file: String) throws -> URL {
         let url = directory.appendingPathComponent(file)
-        guard FileManager.default.fileExists(atPath: url.path) else { throw GeneratedFixtures.Missing(path: url.path) }
+        guard FileManager.default.fileExists(atPath: url.path) else { throw RepositoryFiles.Missing(path: url.path) }
         return url
     }
 

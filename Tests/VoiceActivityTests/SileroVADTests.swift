@@ -17,7 +17,7 @@ import VoiceActivity
 
     /// A detector per test: it holds sessions and is not shared across the tests' threads.
     static func detector() throws -> SileroVAD {
-        try SileroVAD(directory: GeneratedFixtures.repositoryRoot.appendingPathComponent("Models/SileroVAD").path)
+        try SileroVAD(directory: RepositoryFiles.root.appendingPathComponent("Models/SileroVAD").path)
     }
 
     @Test func matchesTheOnnxWrapper() throws {

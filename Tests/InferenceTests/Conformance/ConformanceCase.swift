@@ -1,6 +1,7 @@
 import Foundation
 import ONNX
 import Inference
+import TestSupport
 
 /// One ONNX backend node test case on disk (written by Scripts/gen-onnx-conformance.py).
 struct ConformanceCase {
@@ -20,7 +21,7 @@ struct ConformanceCase {
 
     /// Every case listed in `cases.tsv` of the generated fixture folder.
     static func all() throws -> [ConformanceCase] {
-        let root = try Fixtures.generated("onnx-conformance")
+        let root = try RepositoryFiles.generated("onnx-conformance")
         let table = try String(contentsOf: root.appendingPathComponent("cases.tsv"), encoding: .utf8)
         return table.split(separator: "\n").compactMap { line in
             guard !line.hasPrefix("#") else { return nil }

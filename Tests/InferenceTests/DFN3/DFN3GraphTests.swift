@@ -2,6 +2,7 @@ import Foundation
 import Inference
 import ONNX
 import Testing
+import TestSupport
 
 /// The three DFN3 graphs against onnxruntime (fixtures from Scripts/gen-dfn3-ort.py): random
 /// inputs and real DFN3 features of a noisy harmonic sweep, S = 1, 7 and 400 frames.
@@ -21,9 +22,9 @@ import Testing
 
     @Test(arguments: graphs)
     func matchesOnnxRuntime(graphName: String) throws {
-        let graph = try Graph(model: try ModelProto(contentsOfFile: try Fixtures.dfn3Model(graphName)))
+        let graph = try Graph(model: try ModelProto(contentsOfFile: try RepositoryFiles.dfn3Model(graphName)))
         let executor = OfflineExecutor(graph: graph)
-        let root = try Fixtures.generated("dfn3-ort")
+        let root = try RepositoryFiles.generated("dfn3-ort")
         for caseName in Self.cases {
             let folder = root.appendingPathComponent("\(caseName)/\(graphName)")
             var inputs: [String: Tensor] = [:]

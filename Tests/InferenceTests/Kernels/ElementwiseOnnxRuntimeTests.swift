@@ -5,6 +5,7 @@
 import Foundation
 import Inference
 import Testing
+import TestSupport
 
 @Suite("Elementwise operators vs onnxruntime")
 struct ElementwiseOnnxRuntimeTests {
@@ -34,7 +35,7 @@ struct ElementwiseOnnxRuntimeTests {
 
     @Test("matches onnxruntime", arguments: cases.keys.sorted())
     func matchesOnnxRuntime(name: String) throws {
-        let root = try Fixtures.generated("elementwise-ops")
+        let root = try RepositoryFiles.generated("elementwise-ops")
         let testCase = ConformanceCase(name: name, folder: root.appendingPathComponent(name), tolerance: Self.cases[name]!, status: "ok")
         switch testCase.run() {
         case .passed: break
@@ -44,7 +45,7 @@ struct ElementwiseOnnxRuntimeTests {
     }
 
     @Test func everyGeneratedCaseHasATolerance() throws {
-        let listing = try String(contentsOf: try Fixtures.generated("elementwise-ops").appendingPathComponent("cases.txt"), encoding: .utf8)
+        let listing = try String(contentsOf: try RepositoryFiles.generated("elementwise-ops").appendingPathComponent("cases.txt"), encoding: .utf8)
         #expect(Set(listing.split(separator: "\n").map(String.init)) == Set(Self.cases.keys))
     }
 }

@@ -6,6 +6,7 @@
 import Foundation
 import Inference
 import Testing
+import TestSupport
 
 @Suite("GRU kernel vs onnxruntime")
 struct GRUOnnxRuntimeTests {
@@ -22,18 +23,7 @@ struct GRUOnnxRuntimeTests {
     }
 
     static func loadFixture() throws -> Fixture {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let file = root.appendingPathComponent("Tests/Fixtures/generated/gru-kernel/cases.json")
-        guard let data = FileManager.default.contents(atPath: file.path) else {
-            throw FixtureMissing(path: file.path)
-        }
-        return try JSONDecoder().decode(Fixture.self, from: data)
-    }
-
-    struct FixtureMissing: Error, CustomStringConvertible {
-        var path: String
-        var description: String { "missing fixture \(path): run Scripts/setup (it runs Scripts/gen-gru-kernel.py)" }
+        try JSONDecoder().decode(Fixture.self, from: Data(contentsOf: RepositoryFiles.generated("gru-kernel/cases.json")))
     }
 
     // Tolerance 2e-6 absolute: both sides are float32 evaluations of the same formula on

@@ -41,7 +41,7 @@ import TestSupport
         let streams = [Self.random, Self.features]
         var inputs: [String: [String: Tensor]] = [:], expected: [String: [String: Tensor]] = [:], results: [String: [String: Tensor]] = [:]
         for stream in streams {
-            let folder = try Fixtures.generated("dfn3-ort").appendingPathComponent("\(stream)/\(graphName)")
+            let folder = try RepositoryFiles.generated("dfn3-ort").appendingPathComponent("\(stream)/\(graphName)")
             inputs[stream] = try DFN3StreamingTests.tensors(graph.inputNames, in: folder.appendingPathComponent("inputs"))
             expected[stream] = try DFN3StreamingTests.tensors(graph.outputNames, in: folder.appendingPathComponent("outputs"))
             results[stream] = try expected[stream]!.mapValues { try Tensor(zeros: .float32, shape: $0.shape) }

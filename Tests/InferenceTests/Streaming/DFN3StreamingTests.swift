@@ -2,6 +2,7 @@ import Foundation
 import Inference
 import ONNX
 import Testing
+import TestSupport
 
 /// The three DFN3 graphs streamed one frame at a time and in chunks (with the carried state
 /// moved to a tail plan for the frames left over) against onnxruntime's whole-sequence outputs
@@ -22,7 +23,7 @@ import Testing
     }
 
     static func graph(_ name: String) throws -> Graph {
-        try Graph(model: try ModelProto(contentsOfFile: try Fixtures.dfn3Model(name)))
+        try Graph(model: try ModelProto(contentsOfFile: try RepositoryFiles.dfn3Model(name)))
     }
 
     static func tensors(_ names: [String], in folder: URL) throws -> [String: Tensor] {
@@ -41,7 +42,7 @@ import Testing
         var stages = [(plan: plan, chunks: Self.frames / chunking.framesPerRun)]
         if chunking.tail > 0 { stages.append((try StreamingPlan(graph: graph, framesPerRun: chunking.tail), 1)) }
         for caseName in Self.cases {
-            let folder = try Fixtures.generated("dfn3-ort").appendingPathComponent("\(caseName)/\(graphName)")
+            let folder = try RepositoryFiles.generated("dfn3-ort").appendingPathComponent("\(caseName)/\(graphName)")
             let inputs = try Self.tensors(graph.inputNames, in: folder.appendingPathComponent("inputs"))
             let expected = try Self.tensors(graph.outputNames, in: folder.appendingPathComponent("outputs"))
             plan.reset()

@@ -2,6 +2,7 @@ import Foundation
 import Inference
 import ONNX
 import Testing
+import TestSupport
 
 /// Small graphs written with the `onnx` package (Scripts/gen-streaming-graphs.py), streamed chunk
 /// by chunk, against onnxruntime (the `onnx` reference evaluator for the batch-major GRU, which
@@ -21,7 +22,7 @@ import Testing
         let expected: [String: Tensor]
 
         init(_ name: String) throws {
-            let folder = try Fixtures.generated("streaming-graphs").appendingPathComponent("cases/\(name)")
+            let folder = try RepositoryFiles.generated("streaming-graphs").appendingPathComponent("cases/\(name)")
             graph = try Graph(model: try ModelProto(contentsOfFile: folder.appendingPathComponent("model.onnx").path))
             var inputs: [String: Tensor] = [:]
             for name in graph.inputNames {
@@ -123,7 +124,7 @@ import Testing
 
     @Test(arguments: refusals.map(\.name))
     func refusesWhatCannotBeStreamed(name: String) throws {
-        let folder = try Fixtures.generated("streaming-graphs").appendingPathComponent("refusals/\(name)")
+        let folder = try RepositoryFiles.generated("streaming-graphs").appendingPathComponent("refusals/\(name)")
         let graph = try Graph(model: try ModelProto(contentsOfFile: folder.appendingPathComponent("model.onnx").path))
         let reason = try #require(Self.refusals.first { $0.name == name }?.reason)
         do {
