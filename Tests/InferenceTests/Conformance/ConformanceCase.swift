@@ -29,7 +29,7 @@ struct ConformanceCase {
             guard fields.count == 4, let rtol = Double(fields[1]), let atol = Double(fields[2]) else { return nil }
             return ConformanceCase(
                 name: fields[0], folder: root.appendingPathComponent(fields[0]),
-                tolerance: .elementwise(absolute: atol, relative: rtol), status: fields[3])
+                tolerance: Tolerance(absolute: atol, relative: rtol), status: fields[3])
         }
     }
 

@@ -12,7 +12,7 @@ import TestSupport
 @Suite struct StructuralOperatorTests {
     /// float32 sums and normalisations in another order than onnxruntime's: a few ulps of the
     /// largest term (|x| ≲ 5 here, so ~1e-6 absolute) on results that can cancel to near zero.
-    static let onnxRuntimeTolerance = Tolerance.elementwise(absolute: 1e-6, relative: 1e-4)
+    static let onnxRuntimeTolerance = Tolerance(absolute: 1e-6, relative: 1e-4)
 
     @Test func casesMatchOnnxRuntime() throws {
         let root = try RepositoryFiles.generated("structural-ops")

@@ -16,7 +16,7 @@ import TestSupport
     /// Sums of up to 387 products of values of order one, in another order than onnxruntime's:
     /// a few ulps of their magnitude (≲ 20 here). A wrong tap order or channel layout moves
     /// outputs by O(1).
-    static let onnxRuntimeTolerance = Tolerance.elementwise(absolute: 2e-5, relative: 1e-4)
+    static let onnxRuntimeTolerance = Tolerance(absolute: 2e-5, relative: 1e-4)
 
     @Test func casesMatchOnnxRuntime() throws {
         let root = try RepositoryFiles.generated("few-position-convs")
