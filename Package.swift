@@ -113,7 +113,7 @@ let package = Package(
                     swiftSettings: vectorISA),
         .testTarget(name: "RealtimeTests", dependencies: ["Realtime", "DeepFilter", "Enhancement", "DSP", "TestSupport"], swiftSettings: vectorISA),
         .testTarget(name: "EnhancementTests", dependencies: ["Enhancement", "ModelCatalog", "DSP", "TestSupport"], swiftSettings: vectorISA),
-        .testTarget(name: "CorpusTests", dependencies: ["Corpus"], swiftSettings: vectorISA),
+        .testTarget(name: "CorpusTests", dependencies: ["Corpus", "TestSupport"], swiftSettings: vectorISA),
         .testTarget(name: "QualityScoreTests", dependencies: ["QualityScore", "DSP", "TestSupport"], swiftSettings: vectorISA),
         .testTarget(name: "VoiceActivityTests", dependencies: ["VoiceActivity", "DSP", "TestSupport"], swiftSettings: vectorISA),
         .testTarget(name: "CLITests", dependencies: ["dfkit", "TestSupport"], swiftSettings: vectorISA),

@@ -33,8 +33,3 @@ struct LibDFFixture {
         manifest[name] as? [String: Any] ?? [:]
     }
 }
-
-func maxAbsDifference(_ a: [Float], _ b: [Float]) -> Float {
-    precondition(a.count == b.count, "length mismatch \(a.count) vs \(b.count)")
-    return zip(a, b).reduce(0) { max($0, abs($1.0 - $1.1)) }
-}

@@ -11,10 +11,10 @@ import TestSupport
 struct ElementwiseOnnxRuntimeTests {
     /// Both sides correctly rounded (IEEE square root, a single product or comparison), or
     /// integer and bool results.
-    static let exact = Tolerance(absolute: 0, relative: 0)
+    static let exact = Tolerance.exact
     /// One float32 ulp relative (2^-23): our powf is faithful (within one ulp of the exact power);
     /// onnxruntime squares for the exponent 2 (correctly rounded) and calls powf otherwise.
-    static let oneUlp = Tolerance(absolute: 0, relative: 0x1p-23)
+    static let oneUlp = Tolerance.close
     /// Four float32 ulps relative: glibc's logf and onnxruntime's vectorised log are each within
     /// about one ulp; 1e-7 absolute for results near 0 (inputs near 1), where one ulp of the
     /// input already moves the logarithm by 6e-8.
