@@ -8,7 +8,7 @@ import DSP
 @Suite struct AudioFileTests {
     /// libsndfile writes round(x·32767) and reads code/32768: the error is at most
     /// 0.5/32768 + |x|/32768 ≤ 4.6e-5 for samples in [−1, 1].
-    static let pcm16Error = 4.6e-5
+    static let pcm16Error: Float = 4.6e-5
 
     static func fixture(_ name: String) throws -> String {
         try RepositoryFiles.generated("dsp-audio/\(name)").path
@@ -79,7 +79,7 @@ import DSP
         let path = directory + "/loud.wav"
         try AudioFileWriter.write(AudioSignal(sampleRate: 48000, channels: [[1.5, -1.5, 0.25]]), to: path)
         let samples = try AudioFileReader.read(path: path).channels[0]
-        #expect(samples[0] > 0.999 && samples[1] <= -0.999 && Double(abs(samples[2] - 0.25)) < Tolerance.veryApproximate.absolute)
+        #expect(samples[0] > 0.999 && samples[1] <= -0.999 && abs(samples[2] - 0.25) < Float(Tolerance.veryApproximate.absolute))
     }
 
     @Test func abandonedOrFailedWritersLeaveNothing() throws {

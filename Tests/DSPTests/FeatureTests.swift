@@ -5,7 +5,7 @@ import TestSupport
 
 @Suite struct FeatureTests {
     /// log10f implementations differ by about one ulp on values ≲ 1 (2⁻²³ ≈ 1.2e-7): two ulps.
-    static let log10Difference = 2e-7
+    static let log10Difference: Float = 2e-7
 
     @Test func erbLayoutsMatchLibDF() throws {
         let fixture = try LibDFFixture()
@@ -61,7 +61,7 @@ import TestSupport
         let expected = try fixture.floats("complex_features")
         // The spec measured 7e-8 (hypot vs libdf's norm) on features of O(1).
         #expect(features.count == expected.count)
-        #expect(largestDifference(features, expected) < Tolerance.reordered.absolute)
+        #expect(largestDifference(features, expected) < Float(Tolerance.reordered.absolute))
     }
 
     @Test func resetRestoresTheInitialStates() throws {

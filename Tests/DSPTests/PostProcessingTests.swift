@@ -17,7 +17,7 @@ import TestSupport
             }
         }
         // numpy float32 with its own sin/abs: a few ulp on values ≲ 0.1.
-        #expect(largestDifference(enhanced, expected) < Tolerance.fewRoundings.absolute)
+        #expect(largestDifference(enhanced, expected) < Float(Tolerance.fewRoundings.absolute))
         // Bin 480 is outside the 4-bin chunks and must be untouched.
         let original = try fixture.floats("postfilter_enhanced")
         #expect(enhanced[960] == original[960] && enhanced[961] == original[961])
@@ -30,9 +30,9 @@ import TestSupport
         noisy.withUnsafeBufferPointer { n in
             enhanced.withUnsafeMutableBufferPointer { PostFilter(beta: 0.02).apply(noisy: n, to: $0, binCount: 4) }
         }
-        #expect(Double(abs(enhanced[0] - 1)) < Tolerance.reordered.absolute)
-        #expect(Double(abs(enhanced[2] - 0.5 * 1.02 / 1.04)) < Tolerance.reordered.absolute)
-        #expect(Double(abs(enhanced[7] - 1.02 / 1.04)) < Tolerance.reordered.absolute)
+        #expect(abs(enhanced[0] - 1) < Float(Tolerance.reordered.absolute))
+        #expect(abs(enhanced[2] - 0.5 * 1.02 / 1.04) < Float(Tolerance.reordered.absolute))
+        #expect(abs(enhanced[7] - 1.02 / 1.04) < Float(Tolerance.reordered.absolute))
     }
 
     @Test func deepFilterMatchesFloat64Reference() throws {
@@ -44,7 +44,7 @@ import TestSupport
         var enhanced = noisy
         try filter.apply(coefficients: coefficients, noisy: noisy, spectrumBins: 481, to: &enhanced)
         // Five float32 complex products of values ≲ 0.1 against float64.
-        #expect(largestDifference(enhanced, expected) < Tolerance.fewRoundings.absolute)
+        #expect(largestDifference(enhanced, expected) < Float(Tolerance.fewRoundings.absolute))
 
         // The streaming form with frames t−2…t+2 gives the same frame.
         let t = 5
@@ -72,13 +72,13 @@ import TestSupport
             return
         }
         // 10^(−20/20) = 0.1 exactly in real numbers.
-        #expect(Double(abs(lambda - 0.1)) < Tolerance.fewRoundings.absolute)
+        #expect(abs(lambda - 0.1) < Float(Tolerance.fewRoundings.absolute))
         let noisy: [Float] = [1, -1]
         var enhanced: [Float] = [0, 0]
         noisy.withUnsafeBufferPointer { n in
             enhanced.withUnsafeMutableBufferPointer { AttenuationLimit(decibels: 20).apply(noisy: n, to: $0) }
         }
-        #expect(largestDifference(enhanced[0...1], [0.1, -0.1]) < Tolerance.fewRoundings.absolute)
+        #expect(largestDifference(enhanced[0...1], [0.1, -0.1]) < Float(Tolerance.fewRoundings.absolute))
     }
 
     @Test func gatingDecisionsFollowTheTable() {

@@ -22,7 +22,7 @@ import TestSupport
                 let aligned = Array(reference[output.delaySamples..<(output.delaySamples + enhanced.count)])
                 let comparison = SignalComparison(reference: aligned, test: enhanced)
                 #expect(enhanced.count == noisy.frameCount)
-                #expect(Double(comparison.maximumAbsoluteDifference) <= Tolerance.approximate.absolute, "\(clip.name) \(output.settings): max |diff| \(comparison.maximumAbsoluteDifference)")
+                #expect(comparison.maximumAbsoluteDifference <= Float(Tolerance.approximate.absolute), "\(clip.name) \(output.settings): max |diff| \(comparison.maximumAbsoluteDifference)")
                 #expect(comparison.snrDecibels >= 100, "\(clip.name) \(output.settings): SNR \(comparison.snrDecibels) dB")
                 compared += 1
             }

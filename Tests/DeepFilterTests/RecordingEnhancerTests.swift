@@ -55,8 +55,8 @@ import TestSupport
         let leftDifference = SignalComparison(reference: monoLeft.channels[0], test: stereo.channels[0]).maximumAbsoluteDifference
         let rightDifference = SignalComparison(reference: monoRight.channels[0], test: stereo.channels[1]).maximumAbsoluteDifference
         #expect(stereo.channels[0].count == left.count && stereo.channels[1].count == right.count)
-        #expect(Double(leftDifference) <= Tolerance.reordered.absolute, "left channel differs from its mono enhancement by \(leftDifference)")
-        #expect(Double(rightDifference) <= Tolerance.reordered.absolute, "right channel differs from its mono enhancement by \(rightDifference)")
+        #expect(leftDifference <= Float(Tolerance.reordered.absolute), "left channel differs from its mono enhancement by \(leftDifference)")
+        #expect(rightDifference <= Float(Tolerance.reordered.absolute), "right channel differs from its mono enhancement by \(rightDifference)")
     }
 
     /// A session carries its channels' delay lines and network state from the end of one recording;

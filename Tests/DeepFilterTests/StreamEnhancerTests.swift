@@ -29,7 +29,7 @@ import TestSupport
                 let reference = try OfficialReferences.mono(output.file).channels[0]
                 #expect(streamed.count == reference.count)
                 let comparison = SignalComparison(reference: reference, test: streamed)
-                #expect(Double(comparison.maximumAbsoluteDifference) <= Tolerance.approximate.absolute, "\(clip.name) \(output.settings): max |diff| \(comparison.maximumAbsoluteDifference)")
+                #expect(comparison.maximumAbsoluteDifference <= Float(Tolerance.approximate.absolute), "\(clip.name) \(output.settings): max |diff| \(comparison.maximumAbsoluteDifference)")
                 #expect(comparison.snrDecibels >= 100, "\(clip.name) \(output.settings): SNR \(comparison.snrDecibels) dB")
             }
         }
@@ -52,7 +52,7 @@ import TestSupport
             let streamer = try StreamEnhancer(bundle: bundle, settings: settings)
             let streamed = Array(Self.stream(noisy, through: streamer)[streamer.latency..<(streamer.latency + noisy.count)])
             let comparison = SignalComparison(reference: offline, test: streamed)
-            #expect(Double(comparison.maximumAbsoluteDifference) <= Tolerance.reordered.absolute, "\(clip.name) \(thresholds): max |diff| \(comparison.maximumAbsoluteDifference)")
+            #expect(comparison.maximumAbsoluteDifference <= Float(Tolerance.reordered.absolute), "\(clip.name) \(thresholds): max |diff| \(comparison.maximumAbsoluteDifference)")
         }
     }
 

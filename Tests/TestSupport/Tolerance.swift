@@ -84,12 +84,14 @@ extension Tolerance {
 
 extension BinaryFloatingPoint {
     /// Whether `self` is within `tolerance` of `expected`, judged against `expected`'s magnitude
-    /// or, given, `scale`. A NaN matches only a NaN, an infinity only itself.
+    /// or, given, `scale`. A NaN matches only a NaN. The difference and the bound are computed in
+    /// the values' own precision, as a comparison with a literal of their type would be, so that a
+    /// float32 bound of 1e-4 stays float32's 1e-4.
     public func isClose(to expected: Self, within tolerance: Tolerance, scale: Double? = nil) -> Bool {
         if isNaN || expected.isNaN { return isNaN && expected.isNaN }
         if self == expected { return true }
-        let magnitude = scale ?? Double(expected.magnitude)
-        return Double((self - expected).magnitude) <= tolerance.bound(magnitude: magnitude)
+        let magnitude = scale.map { Self($0) } ?? expected.magnitude
+        return (self - expected).magnitude <= Swift.max(Self(tolerance.absolute), Self(tolerance.relative) * magnitude)
     }
 }
 
@@ -128,11 +130,11 @@ public func discrepancy<Actual: Collection, Expected: Collection>(
     return nil
 }
 
-/// The largest |a − b| over two sequences of equal length (zero when empty), in Double.
-public func largestDifference<A: Collection, B: Collection>(_ a: A, _ b: B) -> Double
+/// The largest |a − b| over two sequences of equal length (zero when empty), in their precision.
+public func largestDifference<A: Collection, B: Collection>(_ a: A, _ b: B) -> A.Element
 where A.Element: BinaryFloatingPoint, B.Element == A.Element {
     precondition(a.count == b.count, "lengths \(a.count) and \(b.count) differ")
-    return zip(a, b).reduce(0) { max($0, Double(($1.0 - $1.1).magnitude)) }
+    return zip(a, b).reduce(0) { max($0, ($1.0 - $1.1).magnitude) }
 }
 
 /// The largest |x| of a sequence (zero when empty), the scale a whole output is judged on.

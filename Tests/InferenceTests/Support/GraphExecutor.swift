@@ -96,7 +96,7 @@ func compare(_ runs: [ReferenceRun], on executor: GraphExecutor, of graph: Graph
             let a = floats ? (try? actual.scalars(as: Float.self)) ?? [] : []
             let e = floats ? (try? expected.scalars(as: Float.self)) ?? [] : []
             return OutputComparison(
-                label: label, largestDifference: a.count == e.count ? largestDifference(a, e) : .nan, largestMagnitude: largestMagnitude(e),
+                label: label, largestDifference: a.count == e.count ? Double(largestDifference(a, e)) : .nan, largestMagnitude: largestMagnitude(e),
                 mismatch: mismatch(actual, expected, tolerance, judgedOn: magnitude))
         }
     }
