@@ -26,10 +26,8 @@ public struct Tolerance: Sendable, Equatable, CustomStringConvertible {
         self.relative = relative
     }
 
-    /// The largest |actual − expected| allowed where the reference's magnitude is `magnitude`;
-    /// with no magnitude, the absolute bound alone (for a difference already maximised over
-    /// values whose magnitudes are not at hand).
-    public func bound(magnitude: Double = 0) -> Double {
+    /// The largest |actual − expected| allowed where the reference's magnitude is `magnitude`.
+    public func bound(magnitude: Double) -> Double {
         max(absolute, relative * magnitude)
     }
 
