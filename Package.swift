@@ -98,7 +98,8 @@ let package = Package(
                                                           "Realtime", "Inference", "AVX512Kernels", "ONNX", "DSP", "CBLAS", "Plotting"],
                           path: "Benchmarks/dfbench", swiftSettings: vectorISA),
 
-        // Test support shared by several test targets: seeded random numbers, generated-fixture lookup.
+        // Test support shared by the test targets: where the repository's models and fixtures are, one
+        // tolerance vocabulary, seeded random numbers.
         .target(name: "TestSupport", dependencies: ["AllocationCounter"], path: "Tests/TestSupport"),
         .testTarget(name: "ProtobufTests", dependencies: ["Protobuf", "TestSupport"], swiftSettings: vectorISA),
         .testTarget(name: "ONNXTests", dependencies: ["ONNX", "Protobuf", "TestSupport"], swiftSettings: vectorISA),
@@ -115,12 +116,12 @@ let package = Package(
         .testTarget(name: "DSPTests", dependencies: ["DSP", "TestSupport"], swiftSettings: vectorISA),
         .testTarget(name: "DeepFilterTests", dependencies: ["DeepFilter", "Enhancement", "DSP", "Inference", "CBLAS", "TestSupport"],
                     swiftSettings: vectorISA),
-        .testTarget(name: "RealtimeTests", dependencies: ["Realtime", "DeepFilter", "Enhancement", "DSP"], swiftSettings: vectorISA),
+        .testTarget(name: "RealtimeTests", dependencies: ["Realtime", "DeepFilter", "Enhancement", "DSP", "TestSupport"], swiftSettings: vectorISA),
         .testTarget(name: "EnhancementTests", dependencies: ["Enhancement", "ModelCatalog", "DSP", "TestSupport"], swiftSettings: vectorISA),
-        .testTarget(name: "CorpusTests", dependencies: ["Corpus"], swiftSettings: vectorISA),
+        .testTarget(name: "CorpusTests", dependencies: ["Corpus", "TestSupport"], swiftSettings: vectorISA),
         .testTarget(name: "QualityScoreTests", dependencies: ["QualityScore", "DSP", "TestSupport"], swiftSettings: vectorISA),
         .testTarget(name: "VoiceActivityTests", dependencies: ["VoiceActivity", "DSP", "TestSupport"], swiftSettings: vectorISA),
-        .testTarget(name: "CLITests", dependencies: ["dfkit"], swiftSettings: vectorISA),
+        .testTarget(name: "CLITests", dependencies: ["dfkit", "TestSupport"], swiftSettings: vectorISA),
         .testTarget(name: "PlottingTests", dependencies: ["Plotting"]),
         .testTarget(name: "LiveTests", dependencies: ["Live", "Enhancement", "ModelCatalog", "DSP", "Realtime", "TestSupport", "RealtimeCallCounter"],
                     swiftSettings: vectorISA),

@@ -4,6 +4,7 @@ import Foundation
 import Inference
 import ONNX
 import Testing
+import TestSupport
 
 /// Bad input through every command and the library calls behind them. A refusal must be one
 /// line 'dfkit: error: …' on stderr naming the file and the problem, an exit status in 1…127

@@ -3,6 +3,7 @@ import Foundation
 import FoundationXML
 #endif
 import Testing
+import TestSupport
 
 /// `dfkit compare --plot`: the SVG parses, holds three panels whose PNGs zlib (not our code)
 /// decodes to the documented sizes, puts low frequencies at the bottom, plots channel 0, and

@@ -1,6 +1,7 @@
 import Corpus
 import Foundation
 import Testing
+import TestSupport
 
 /// `dfkit enhance --metrics` puts into each record what `dfkit score --json` (held to pystoi,
 /// mir_eval, speechmos and silero-vad in their own tests) says of the same output: intrusive
@@ -43,7 +44,8 @@ struct CorpusMetricsTests {
                 }
                 let mean = values.reduce(0, +) / Double(values.count)
                 // The same computation on the same file; only the mean's summation order can differ.
-                #expect(abs((record.metrics[key]?.number ?? .nan) - mean) <= 1e-12 * max(1, abs(mean)), "\(id) \(key)")
+                let recorded = record.metrics[key]?.number ?? .nan
+                #expect(recorded.isClose(to: mean, within: .doubleReordered), "\(id) \(key)")
             }
             #expect(record.metrics["speech_segments"] != nil, "\(id): no segments")
         }

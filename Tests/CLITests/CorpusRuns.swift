@@ -1,6 +1,7 @@
 import Corpus
 import Foundation
 import Testing
+import TestSupport
 
 /// Runs of the generated test corpus (Scripts/gen-corpus.py: 44 files, mixed rates, mono and
 /// stereo, three corrupt) and what every run must have produced, however it was run.

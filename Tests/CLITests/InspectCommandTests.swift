@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `dfkit inspect` run as a process, checked against what the `onnx` package reads
 /// (models.json from Scripts/gen-onnx-fixtures.py).

@@ -1,6 +1,7 @@
 import Foundation
 import Inference
 import Testing
+import TestSupport
 
 /// `dfkit run` as a process on the real models we did not write (GTCRN, Silero VAD in its three
 /// exports, DNSMOS P.835 and P.808), against onnxruntime's outputs for the same inputs, written by
@@ -23,7 +24,7 @@ struct ModelReferenceTests {
     /// sums in another order differ by a few ulps per operation; 1e-5 of the scale leaves room
     /// for that through a few hundred nodes and hundreds of carried steps, but not for any
     /// mistake of semantics, which shows at the 1e-2 level or above.
-    static let relativeBound: Float = 1e-5
+    static let relativeBound = Float(Tolerance.approximate.relative)
 
     /// The scale the bound is relative to: the output's largest magnitude, except for Silero VAD's
     /// `output`, a speech probability, whose scale is its range [0, 1]. A random input can give

@@ -1,6 +1,7 @@
 import DSP
 import Foundation
 import Testing
+import TestSupport
 
 /// `dfkit enhance --model …` as users run it: GTCRN held to its independent reference (made by
 /// Scripts/make-references from a numpy + onnxruntime implementation of the official streaming

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `dfkit enhance` prints an RTF that researchers quote, so it says on stderr when OpenBLAS ran
 /// narrower kernels than the CPU has: with `OPENBLAS_CORETYPE=Haswell` forced, exactly when the

@@ -1,6 +1,7 @@
 import Foundation
 import Inference
 import Testing
+import TestSupport
 
 /// `dfkit run --steps N --carry OUTPUT=INPUT` refusing what cannot work, each in one error line
 /// naming the value at fault (the loops that work are held to onnxruntime in ModelReferenceTests).

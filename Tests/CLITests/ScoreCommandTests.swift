@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `dfkit score`, `dfkit vad` and the metrics `dfkit compare` prints, as processes, on the clips of
 /// Scripts/gen-metrics-references.py, against the reference implementations' scores of them
@@ -87,19 +88,19 @@ import Testing
         let cleanPath = try Self.path(intrusive.clean)
         #expect(record.channel == 0 && record.sample_rate == 16000 && record.reference == cleanPath)
         // The bounds of the library suites (IntelligibilityTests, DistortionRatioTests, DNSMOSTests).
-        #expect(abs(try #require(record.stoi) - intrusive.stoi) <= 1e-5)
-        #expect(abs(try #require(record.estoi) - intrusive.estoi) <= 1e-5)
-        #expect(abs(try #require(record.si_sdr_db) - intrusive.si_sdr_db) <= 1e-9)
-        #expect(abs(try #require(record.sdr_db) - intrusive.sdr_db) <= 1e-9)
-        #expect(abs(try #require(record.snr_db) - intrusive.snr_db) <= 1e-9)
-        #expect(abs(try #require(record.dnsmos_sig) - dnsmos.sig) <= 0.005)
-        #expect(abs(try #require(record.dnsmos_bak) - dnsmos.bak) <= 0.005)
-        #expect(abs(try #require(record.dnsmos_ovrl) - dnsmos.ovrl) <= 0.005)
-        #expect(abs(try #require(record.dnsmos_p808) - dnsmos.p808) <= 0.005)
+        #expect(try #require(record.stoi).isClose(to: intrusive.stoi, within: MetricsReferences.intelligibilityTolerance))
+        #expect(try #require(record.estoi).isClose(to: intrusive.estoi, within: MetricsReferences.intelligibilityTolerance))
+        #expect(try #require(record.si_sdr_db).isClose(to: intrusive.si_sdr_db, within: MetricsReferences.distortionRatioTolerance))
+        #expect(try #require(record.sdr_db).isClose(to: intrusive.sdr_db, within: MetricsReferences.distortionRatioTolerance))
+        #expect(try #require(record.snr_db).isClose(to: intrusive.snr_db, within: MetricsReferences.distortionRatioTolerance))
+        #expect(try #require(record.dnsmos_sig).isClose(to: dnsmos.sig, within: MetricsReferences.dnsmosTolerance))
+        #expect(try #require(record.dnsmos_bak).isClose(to: dnsmos.bak, within: MetricsReferences.dnsmosTolerance))
+        #expect(try #require(record.dnsmos_ovrl).isClose(to: dnsmos.ovrl, within: MetricsReferences.dnsmosTolerance))
+        #expect(try #require(record.dnsmos_p808).isClose(to: dnsmos.p808, within: MetricsReferences.dnsmosTolerance))
         let seconds = vad.segments.map { $0.map { Double($0) / 16000 } }
         #expect(record.speech_segments == seconds)
         let covered = vad.segments.reduce(0) { $0 + $1[1] - $1[0] }
-        #expect(abs(try #require(record.speech_ratio) - Double(covered) / 32000) < 1e-12)
+        #expect(abs(try #require(record.speech_ratio) - Double(covered) / 32000) < Tolerance.doubleReordered.absolute)
 
         // Without a reference, the default is the metrics that need none.
         let alone = try JSONDecoder().decode([Record].self, from: Data(try Self.succeed(["score", try Self.path(intrusive.degraded), "--json"]).utf8))
@@ -123,8 +124,8 @@ import Testing
         let records = try JSONDecoder().decode([Record].self, from: Data(output.utf8))
         #expect(records.map(\.channel) == [0, 1])
         for (record, reference) in zip(records, [noisy, enhanced]) {
-            #expect(abs(try #require(record.stoi) - reference.stoi) <= 1e-5, "channel \(record.channel)")
-            #expect(abs(try #require(record.snr_db) - reference.snr_db) <= 1e-9, "channel \(record.channel)")
+            #expect(try #require(record.stoi).isClose(to: reference.stoi, within: MetricsReferences.intelligibilityTolerance), "channel \(record.channel)")
+            #expect(try #require(record.snr_db).isClose(to: reference.snr_db, within: MetricsReferences.distortionRatioTolerance), "channel \(record.channel)")
         }
         let text = try Self.succeed(["score", stereo.path, "--reference", try Self.path(noisy.clean), "--metrics", "stoi"])
         #expect(text.contains("stereo.wav channel 0:") && text.contains("stereo.wav channel 1:"))
@@ -187,7 +188,7 @@ import Testing
             #expect(report.model_rate == reference.model_rate && report.chunk_seconds == 0.032)
             #expect(report.probabilities.count == reference.probabilities.count)
             // SileroVADTests' bound; the printed floats are the engine's float32 values.
-            #expect(zip(report.probabilities, reference.probabilities).allSatisfy { abs($0 - $1) <= 1e-4 })
+            #expect(zip(report.probabilities, reference.probabilities).allSatisfy { $0.isClose(to: $1, within: MetricsReferences.voiceActivityTolerance) })
             // silero-vad's segments are in samples of the file's rate.
             #expect(report.segments == reference.segments.map { $0.map { Double($0) / Double(report.sample_rate) } })
             let svg = try String(contentsOfFile: plot, encoding: .utf8)

@@ -3,6 +3,7 @@ import Foundation
 import FoundationXML
 #endif
 import Testing
+import TestSupport
 
 /// `dfkit simulate` end to end: the seed numbers of the capture issue read back from its JSON,
 /// its errors, its SVG and a bit-exact pass-through of a WAV file. References are closed forms
@@ -43,7 +44,7 @@ struct SimulateCommandTests {
             total += try Self.integer(callback["app_samples"])
             #expect(total == (k + 1) * 1024 * 16_000 / 44_100, "running total after callback \(k + 1)")
             // host time of callback k+1 = (k+1)·1024/44.1 ms; 1e-9 ms is far below a sample.
-            #expect(abs(try Self.double(callback["host_time_ms"]) - Double((k + 1) * 1024) / 44.1) < 1e-9)
+            #expect(abs(try Self.double(callback["host_time_ms"]) - Double((k + 1) * 1024) / 44.1) < Tolerance.doubleUnits.absolute)
             #expect(try [2, 3].contains(Self.integer(callback["frames_out"])))
         }
         #expect(abs(try Self.double(stats["callback_period_ms"]) - 23.22) <= 0.005)

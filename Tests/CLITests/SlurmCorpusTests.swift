@@ -2,6 +2,7 @@ import Corpus
 import Foundation
 import Glibc
 import Testing
+import TestSupport
 
 /// The corpus as a 4-task Slurm job array on a real local cluster (Scripts/slurm/local-cluster:
 /// Debian's munge and Slurm on 127.0.0.1, started here and stopped after): the same output bytes,

@@ -1,6 +1,7 @@
 import Corpus
 import Foundation
 import Testing
+import TestSupport
 
 /// The corpus pieces against independent truths: `sha256sum` for the checksum, the partition
 /// property for shards, published t tables for the intervals, the manifest's rules for its errors.
@@ -60,7 +61,7 @@ struct CorpusUnitTests {
         #expect(statistic.mean == 5)
         #expect(statistic.median == 4.5)
         // s² = 32/7, half-width t(0.975, 7) · s/√8 = 2.365 · 0.7559.
-        #expect(abs((statistic.confidence95 ?? 0) - 2.365 * (32.0 / 7 / 8).squareRoot()) <= 1e-9)
+        #expect(abs((statistic.confidence95 ?? 0) - 2.365 * (32.0 / 7 / 8).squareRoot()) <= Tolerance.doubleUnits.absolute)
         #expect(CorpusReport.Statistic([3])?.confidence95 == nil)
     }
 

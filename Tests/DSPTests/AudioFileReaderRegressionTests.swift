@@ -1,14 +1,14 @@
 import DSP
 import Foundation
 import Testing
+import TestSupport
 
 /// Regression test for AudioFileFuzzer's first find: `readAll` reserved the header's frame count
 /// per channel, so a 216-byte FLAC whose STREAMINFO claims 2^36 − 1 frames asked for 256 GB and
 /// aborted the process. The seed is Fuzz/corpus/AudioFileFuzzer/tone-pcm16.flac (sox: 4 ms of a
 /// 440 Hz sine at 16 kHz, so 64 real frames).
 struct AudioFileReaderRegressionTests {
-    static let seed = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Fuzz/corpus/AudioFileFuzzer/tone-pcm16.flac")
+    static let seed = RepositoryFiles.root.appendingPathComponent("Fuzz/corpus/AudioFileFuzzer/tone-pcm16.flac")
 
     @Test func flacClaimingAstronomicalFrameCountReadsOnlyItsFrames() throws {
         var bytes = [UInt8](try Data(contentsOf: Self.seed))

@@ -6,15 +6,12 @@ import DSP
 /// Reading files written without libsndfile (`Scripts/gen-dsp-audio.py`: hand-assembled WAV,
 /// sox-encoded FLAC), writing and reading back, and every refusal path.
 @Suite struct AudioFileTests {
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/generated/dsp-audio")
+    /// libsndfile writes round(x·32767) and reads code/32768: the error is at most
+    /// 0.5/32768 + |x|/32768 ≤ 4.6e-5 for samples in [−1, 1].
+    static let pcm16Error: Float = 4.6e-5
 
     static func fixture(_ name: String) throws -> String {
-        let path = fixtures.appendingPathComponent(name).path
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw LibDFFixture.Missing(path: path + " (Scripts/gen-dsp-audio.py)")
-        }
-        return path
+        try RepositoryFiles.generated("dsp-audio/\(name)").path
     }
 
     static func expected(_ name: String) throws -> [Float] {
@@ -67,8 +64,7 @@ import DSP
         try AudioFileWriter.write(original, to: pcmPath)
         let pcm = try AudioFileReader.read(path: pcmPath)
         #expect(pcm.sampleRate == 44100 && pcm.frameCount == 4801)
-        // libsndfile writes round(x·32767) and reads code/32768: error ≤ 0.5/32768 + |x|/32768 ≤ 4.6e-5.
-        #expect(maxAbsDifference(pcm.interleaved, original.interleaved) <= 4.6e-5)
+        #expect(largestDifference(pcm.interleaved, original.interleaved) <= Self.pcm16Error)
         // The 16-bit header is the canonical 44-byte RIFF/WAVE one with format tag 1.
         let header = try Data(contentsOf: URL(fileURLWithPath: pcmPath)).prefix(44)
         #expect(String(decoding: header[0..<4], as: UTF8.self) == "RIFF")
@@ -83,7 +79,7 @@ import DSP
         let path = directory + "/loud.wav"
         try AudioFileWriter.write(AudioSignal(sampleRate: 48000, channels: [[1.5, -1.5, 0.25]]), to: path)
         let samples = try AudioFileReader.read(path: path).channels[0]
-        #expect(samples[0] > 0.999 && samples[1] <= -0.999 && abs(samples[2] - 0.25) < 1e-4)
+        #expect(samples[0] > 0.999 && samples[1] <= -0.999 && abs(samples[2] - 0.25) < Float(Tolerance.veryApproximate.absolute))
     }
 
     @Test func abandonedOrFailedWritersLeaveNothing() throws {

@@ -13,7 +13,7 @@ import TestSupport
     /// these clips all three agree to ≤ 4e-12 dB (measured at 8 to 48 kHz); 1e-9 dB (~2e-10 of
     /// relative energy) leaves room for other BLAS kernels under numpy, and is far below any
     /// mistake of formula (a mean removed, the scale on the wrong side, a lag off by one: ≥ 1e-3 dB).
-    static let bound = 1e-9
+    static let tolerance = MetricsReferences.distortionRatioTolerance
 
     @Test func matchesNumpyAndMirEval() throws {
         let cases = try MetricsReferences.cases("intrusive.json", as: MetricsReferences.IntrusiveCase.self)
@@ -24,9 +24,9 @@ import TestSupport
             let siSDR = try DistortionRatio.scaleInvariantSDR(reference: clean, estimate: degraded)
             let snr = try DistortionRatio.snr(reference: clean, estimate: degraded)
             let sdr = try DistortionRatio.sdr(reference: clean, estimate: degraded)
-            #expect(abs(siSDR - reference.siSDR) <= Self.bound, "\(reference): SI-SDR \(siSDR) dB, numpy \(reference.siSDR)")
-            #expect(abs(snr - reference.snr) <= Self.bound, "\(reference): SNR \(snr) dB, numpy \(reference.snr)")
-            #expect(abs(sdr - reference.sdr) <= Self.bound, "\(reference): SDR \(sdr) dB, mir_eval \(reference.sdr)")
+            #expect(siSDR.isClose(to: reference.siSDR, within: Self.tolerance), "\(reference): SI-SDR \(siSDR) dB, numpy \(reference.siSDR)")
+            #expect(snr.isClose(to: reference.snr, within: Self.tolerance), "\(reference): SNR \(snr) dB, numpy \(reference.snr)")
+            #expect(sdr.isClose(to: reference.sdr, within: Self.tolerance), "\(reference): SDR \(sdr) dB, mir_eval \(reference.sdr)")
         }
     }
 
@@ -40,11 +40,11 @@ import TestSupport
         let scaled = zip(s, noise).map { 2 * $0 + $1 }
         let halved = zip(s, noise).map { $0 + $1 / 2 }
         #expect(abs(try DistortionRatio.scaleInvariantSDR(reference: s, estimate: scaled)
-            - DistortionRatio.scaleInvariantSDR(reference: s, estimate: halved)) < 1e-9)
+            - DistortionRatio.scaleInvariantSDR(reference: s, estimate: halved)) < Tolerance.doubleUnits.absolute)
         // SNR of s + n is 10·log10(Σs²/Σn²), here ≈ 20 dB (amplitude ratio 10).
         let sum = zip(s, noise).map { $0 + $1 }
         let energies = (s.reduce(0.0) { $0 + Double($1) * Double($1) }, noise.reduce(0.0) { $0 + Double($1) * Double($1) })
-        #expect(abs(try DistortionRatio.snr(reference: s, estimate: sum) - 10 * log10(energies.0 / energies.1)) < 1e-9)
+        #expect(abs(try DistortionRatio.snr(reference: s, estimate: sum) - 10 * log10(energies.0 / energies.1)) < Tolerance.doubleUnits.absolute)
         // The reference through a short filter (a gain and a 3-sample echo) is, for SDR, the
         // reference: it lies in the span of the delayed copies (zero-padded past the end, so s ends
         // in zeros here lest the echo's tail be cut off: with it cut, the 3 lost samples would

@@ -7,11 +7,7 @@ import TestSupport
 /// noisy mixtures, the official DFN3 output, the GTCRN reference, at 8, 10, 16 and 48 kHz), and the
 /// refusals where pystoi would return a number that misleads.
 @Suite struct IntelligibilityTests {
-    /// The bound. Both sides compute in float64 from the same float32 samples; only the order
-    /// of summation differs (pystoi's pairwise sums against our running ones, FFTs of other
-    /// factorisations), worth ~1e-13 of a score. A wrong frame count, band edge, window or
-    /// resampling filter moves a score by 1e-3 or more.
-    static let bound = 1e-5
+    static let tolerance = MetricsReferences.intelligibilityTolerance
 
     static func read(_ file: String) throws -> AudioSignal {
         try AudioFileReader.read(path: try MetricsReferences.url(file).path)
@@ -30,8 +26,8 @@ import TestSupport
                                                                sampleRate: reference.sampleRate)
             worst.stoi = max(worst.stoi, abs(scores.stoi - reference.stoi))
             worst.estoi = max(worst.estoi, abs(scores.estoi - reference.estoi))
-            #expect(abs(scores.stoi - reference.stoi) <= Self.bound, "\(reference): STOI \(scores.stoi), pystoi \(reference.stoi)")
-            #expect(abs(scores.estoi - reference.estoi) <= Self.bound, "\(reference): ESTOI \(scores.estoi), pystoi \(reference.estoi)")
+            #expect(scores.stoi.isClose(to: reference.stoi, within: Self.tolerance), "\(reference): STOI \(scores.stoi), pystoi \(reference.stoi)")
+            #expect(scores.estoi.isClose(to: reference.estoi, within: Self.tolerance), "\(reference): ESTOI \(scores.estoi), pystoi \(reference.estoi)")
         }
         print("IntelligibilityTests: \(cases.count) pairs, max |ΔSTOI| \(worst.stoi), max |ΔESTOI| \(worst.estoi)")
     }
@@ -40,7 +36,7 @@ import TestSupport
         // Analytic: a signal against itself correlates perfectly in every band and segment.
         let clean = try Self.read("clips/sample.16000.clean.wav").channels[0]
         let scores = try ShortTimeObjectiveIntelligibility(clean: clean, processed: clean, sampleRate: 16000)
-        #expect(abs(scores.stoi - 1) < 1e-12 && abs(scores.estoi - 1) < 1e-12)
+        #expect(abs(scores.stoi - 1) < Tolerance.doubleReordered.absolute && abs(scores.estoi - 1) < Tolerance.doubleReordered.absolute)
     }
 
     @Test func refusesWhatPystoiWouldScoreMisleadingly() throws {

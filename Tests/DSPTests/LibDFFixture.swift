@@ -1,18 +1,10 @@
 import Foundation
+import TestSupport
 
 /// Reference data written by `Scripts/gen-dsp-libdf.py` (official libDF bindings 0.5.6 plus
 /// numpy re-derivations) into `Tests/Fixtures/generated/dsp-libdf/`.
 struct LibDFFixture {
-    struct Missing: Error, CustomStringConvertible {
-        let path: String
-        var description: String {
-            "fixture \(path) is missing: run Scripts/setup (it generates Tests/Fixtures/generated/dsp-libdf)"
-        }
-    }
-
-    static let directory = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/generated/dsp-libdf")
+    static let directory = RepositoryFiles.root.appendingPathComponent("Tests/Fixtures/generated/dsp-libdf")
 
     let manifest: [String: Any]
 
@@ -20,14 +12,14 @@ struct LibDFFixture {
         let url = Self.directory.appendingPathComponent("manifest.json")
         guard let data = try? Data(contentsOf: url),
               let manifest = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-            throw Missing(path: url.path)
+            throw RepositoryFiles.Missing(path: url.path)
         }
         self.manifest = manifest
     }
 
     func floats(_ name: String) throws -> [Float] {
         let url = Self.directory.appendingPathComponent("\(name).f32")
-        guard let data = try? Data(contentsOf: url) else { throw Missing(path: url.path) }
+        guard let data = try? Data(contentsOf: url) else { throw RepositoryFiles.Missing(path: url.path) }
         return data.withUnsafeBytes { raw in
             (0..<(data.count / 4)).map { Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * $0, as: UInt32.self))) }
         }
@@ -40,9 +32,4 @@ struct LibDFFixture {
     func section(_ name: String) -> [String: Any] {
         manifest[name] as? [String: Any] ?? [:]
     }
-}
-
-func maxAbsDifference(_ a: [Float], _ b: [Float]) -> Float {
-    precondition(a.count == b.count, "length mismatch \(a.count) vs \(b.count)")
-    return zip(a, b).reduce(0) { max($0, abs($1.0 - $1.1)) }
 }

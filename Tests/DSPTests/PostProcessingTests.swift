@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import DSP
+import TestSupport
 
 @Suite struct PostProcessingTests {
     @Test func postFilterMatchesNumpyRederivation() throws {
@@ -16,7 +17,7 @@ import DSP
             }
         }
         // numpy float32 with its own sin/abs: a few ulp on values ≲ 0.1.
-        #expect(maxAbsDifference(enhanced, expected) < 1e-7)
+        #expect(largestDifference(enhanced, expected) < Float(Tolerance.fewRoundings.absolute))
         // Bin 480 is outside the 4-bin chunks and must be untouched.
         let original = try fixture.floats("postfilter_enhanced")
         #expect(enhanced[960] == original[960] && enhanced[961] == original[961])
@@ -29,9 +30,9 @@ import DSP
         noisy.withUnsafeBufferPointer { n in
             enhanced.withUnsafeMutableBufferPointer { PostFilter(beta: 0.02).apply(noisy: n, to: $0, binCount: 4) }
         }
-        #expect(abs(enhanced[0] - 1) < 1e-6)
-        #expect(abs(enhanced[2] - 0.5 * 1.02 / 1.04) < 1e-6)
-        #expect(abs(enhanced[7] - 1.02 / 1.04) < 1e-6)
+        #expect(abs(enhanced[0] - 1) < Float(Tolerance.reordered.absolute))
+        #expect(abs(enhanced[2] - 0.5 * 1.02 / 1.04) < Float(Tolerance.reordered.absolute))
+        #expect(abs(enhanced[7] - 1.02 / 1.04) < Float(Tolerance.reordered.absolute))
     }
 
     @Test func deepFilterMatchesFloat64Reference() throws {
@@ -42,8 +43,8 @@ import DSP
         let filter = try DeepFilterOperator(order: 5, lookahead: 2, binCount: 96)
         var enhanced = noisy
         try filter.apply(coefficients: coefficients, noisy: noisy, spectrumBins: 481, to: &enhanced)
-        // Five float32 complex products of values ≲ 0.1 against float64: 1e-7.
-        #expect(maxAbsDifference(enhanced, expected) < 1e-7)
+        // Five float32 complex products of values ≲ 0.1 against float64.
+        #expect(largestDifference(enhanced, expected) < Float(Tolerance.fewRoundings.absolute))
 
         // The streaming form with frames t−2…t+2 gives the same frame.
         let t = 5
@@ -71,13 +72,13 @@ import DSP
             return
         }
         // 10^(−20/20) = 0.1 exactly in real numbers.
-        #expect(abs(lambda - 0.1) < 1e-7)
+        #expect(abs(lambda - 0.1) < Float(Tolerance.fewRoundings.absolute))
         let noisy: [Float] = [1, -1]
         var enhanced: [Float] = [0, 0]
         noisy.withUnsafeBufferPointer { n in
             enhanced.withUnsafeMutableBufferPointer { AttenuationLimit(decibels: 20).apply(noisy: n, to: $0) }
         }
-        #expect(abs(enhanced[0] - 0.1) < 1e-7 && abs(enhanced[1] + 0.1) < 1e-7)
+        #expect(largestDifference(enhanced[0...1], [0.1, -0.1]) < Float(Tolerance.fewRoundings.absolute))
     }
 
     @Test func gatingDecisionsFollowTheTable() {

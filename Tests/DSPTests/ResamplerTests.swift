@@ -6,6 +6,9 @@ import DSP
 /// Quality and timing of `StreamingResampler` against analytic signals: sines (and sums of
 /// random-phase sines) whose value at any instant is known exactly.
 @Suite struct ResamplerTests {
+    /// Well inside the passband the error is the design ripple (~1e-5); a one-sample error would be ~0.1.
+    static let passbandError: Float = 1e-3
+
     static let rates = [8000, 16000, 24000, 32000, 44100, 48000, 88200, 96000]
 
     /// Least-squares fit of `a·sin(ωn) + b·cos(ωn)` over `range`; returns the amplitude and the RMS
@@ -105,8 +108,7 @@ import DSP
             let count = input.withUnsafeBufferPointer { i in output.withUnsafeMutableBufferPointer { resampler.process(i, into: $0) } }
             let expected = Self.sine(frequency: 1234.5, rate: outputRate, count: count)
             let worst = (2 * delay..<count).map { abs(output[$0] - expected[$0 - delay]) }.max() ?? 1
-            // Well inside the passband the error is the design ripple (~1e-5); a one-sample error would be ~0.1.
-            #expect(worst < 1e-3, "\(inputRate)→\(outputRate)")
+            #expect(worst < Self.passbandError, "\(inputRate)→\(outputRate)")
         }
     }
 
@@ -125,10 +127,10 @@ import DSP
                 // The requirement: ≤ 0.1 dB up to 0.9 × the lower Nyquist frequency.
                 #expect(abs(gain) <= 0.1, "\(inputRate)→\(outputRate) at \(frequency) Hz: \(gain) dB")
                 // With the delay removed, the output is the same sine sampled at the output instants;
-                // a one-sample misalignment would leave errors of order 0.5·ω ≫ 1e-3.
+                // a one-sample misalignment would leave errors of order 0.5·ω ≫ `passbandError`.
                 let expected = Self.sine(frequency: frequency, rate: outputRate, count: output.count)
                 let worst = range.map { abs(output[$0] - expected[$0]) }.max() ?? 0
-                #expect(worst < 1e-3, "\(inputRate)→\(outputRate) at \(frequency) Hz: misaligned by \(worst)")
+                #expect(worst < Self.passbandError, "\(inputRate)→\(outputRate) at \(frequency) Hz: misaligned by \(worst)")
             }
         }
     }
@@ -209,7 +211,7 @@ import DSP
         #expect(back.count == input.count)
         let margin = 400
         let worst = (margin..<(input.count - margin)).map { abs(back[$0] - input[$0]) }.max() ?? 1
-        #expect(worst < 1e-3)
+        #expect(worst < Self.passbandError)
     }
 
     @Test func delayCompensatedStreamingEqualsTheOneShotResample() throws {

@@ -4,6 +4,9 @@ import Testing
 import DSP
 
 @Suite struct SignalMetricsTests {
+    /// One float32 ulp of a value below 1 (2⁻²³ ≈ 1.19e-7), rounded up.
+    static let oneUlpOfOne = 1.2e-7
+
     @Test func metricsMatchNumpy() throws {
         let fixture = try LibDFFixture()
         let reference = try fixture.floats("metrics_reference")
@@ -18,10 +21,10 @@ import DSP
         let comparison = SignalComparison(reference: reference, test: test, segmentLength: expected["segmentLength"] as! Int)
         #expect(comparison.comparedCount == reference.count)
         // Float subtraction vs numpy's float64 subtraction of the same float32 values: ≤ 1 ulp of the values (≤ 1).
-        #expect(abs(Double(comparison.maximumAbsoluteDifference) - (expected["maxAbsDifference"] as! Double)) <= 1.2e-7)
-        // Both in Double over the same float32 inputs; only summation order differs: 1e-9 dB.
-        #expect(abs(comparison.snrDecibels - (expected["snrDecibels"] as! Double)) < 1e-9)
-        #expect(abs(comparison.segmentalSNRDecibels! - (expected["segmentalSNRDecibels"] as! Double)) < 1e-9)
+        #expect(abs(Double(comparison.maximumAbsoluteDifference) - (expected["maxAbsDifference"] as! Double)) <= Self.oneUlpOfOne)
+        // Both in Double over the same float32 inputs; only summation order differs.
+        #expect(abs(comparison.snrDecibels - (expected["snrDecibels"] as! Double)) < Tolerance.doubleUnits.absolute)
+        #expect(abs(comparison.segmentalSNRDecibels! - (expected["segmentalSNRDecibels"] as! Double)) < Tolerance.doubleUnits.absolute)
     }
 
     @Test func alignedComparisonRecoversTheNoiseFloor() {

@@ -1,8 +1,12 @@
 import Foundation
 import Testing
 import DSP
+import TestSupport
 
 @Suite struct VorbisWindowTests {
+    /// Two float32 ulps of 1 (2 · 2⁻²³ ≈ 2.38e-7), rounded up.
+    static let twoUlpsOfOne: Float = 2.4e-7
+
     let window = VorbisWindow.make(length: 960)
 
     @Test func spotValuesFromTheSpec() {
@@ -20,7 +24,7 @@ import DSP
         for n in 0..<480 {
             #expect(window[n] == window[959 - n])
             // Princen–Bradley holds exactly in real numbers; float32 rounding of each w leaves ≤ 2 ulp of 1.
-            #expect(abs(window[n] * window[n] + window[n + 480] * window[n + 480] - 1) <= 2.4e-7)
+            #expect(abs(window[n] * window[n] + window[n + 480] * window[n + 480] - 1) <= Self.twoUlpsOfOne)
         }
     }
 

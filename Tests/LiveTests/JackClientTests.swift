@@ -1,6 +1,7 @@
 import DSP
 import Foundation
 import Testing
+import TestSupport
 
 /// `dfkit live --jack` against a real JACK server: each test starts `jackd -d dummy` (no sound
 /// hardware) on a server name of its own (JACK_DEFAULT_SERVER), runs the client over a 20 s clip
@@ -10,7 +11,7 @@ import Testing
 /// jackd is started with real-time scheduling (-R) and, where the machine refuses it (no
 /// CAP_SYS_NICE or rtprio limit), without (-r); the test's output says which it got.
 @Suite(.serialized) struct JackClientTests {
-    static let tolerance: Float = 1e-6
+    static let tolerance = Float(Tolerance.reordered.absolute)
 
     /// A dummy-driver JACK server of its own, stopped by `stop()` (call it at the end of the test,
     /// which also keeps the server alive until then).

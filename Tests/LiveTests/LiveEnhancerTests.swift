@@ -10,7 +10,7 @@ import TestSupport
 /// the same samples. The enhancer sees the same frames in the same order, so the expected
 /// difference is zero; `sameSamples` allows 1e-6 (the bound for float output).
 struct LiveEnhancerTests {
-    static let tolerance: Float = 1e-6
+    static let tolerance = Float(Tolerance.reordered.absolute)
 
     /// Runs `input` through `live` in blocks of the given sizes (used in turn).
     static func run(_ live: LiveEnhancer, _ input: [Float], blocks: [Int]) -> [Float] {

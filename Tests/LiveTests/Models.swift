@@ -2,14 +2,13 @@ import DSP
 import Enhancement
 import Foundation
 import ModelCatalog
+import TestSupport
 
 /// The repository's models and the sample clip, loaded once for every test (a missing one fails
 /// the test saying what to run).
 enum Models {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
     private static let loaded: [String: Result<any EnhancerModel, any Error>] = Dictionary(uniqueKeysWithValues: ModelCatalog.kinds.map { kind in
-        (kind.name, Result { try kind.load(directory: root.appendingPathComponent("Models/\(kind.folderName)").path) })
+        (kind.name, Result { try kind.load(directory: RepositoryFiles.root.appendingPathComponent("Models/\(kind.folderName)").path) })
     })
 
     static func named(_ name: String) throws -> any EnhancerModel {
@@ -17,7 +16,7 @@ enum Models {
         return try result.get()
     }
 
-    static var clipPath: String { root.appendingPathComponent("Tests/Fixtures/generated/sample/noisy_speech.wav").path }
+    static var clipPath: String { RepositoryFiles.root.appendingPathComponent("Tests/Fixtures/generated/sample/noisy_speech.wav").path }
 
     private static let clip = Result { try AudioFileReader.read(path: clipPath).channels[0] }
 

@@ -1,6 +1,7 @@
 import DSP
 import Foundation
 import Testing
+import TestSupport
 
 /// The plugins in a host of our own (Tests/PluginHost, a C program that loads the shared object
 /// as any LADSPA or LV2 host does) for what no packaged tool does: the host block sizes
@@ -10,7 +11,7 @@ import Testing
 /// the latency it reports must be those samples within 1e-6 (the bound for float output;
 /// the plugin feeds the same enhancer the same frames, so the difference is 0).
 @Suite struct PluginHostTests {
-    static let tolerance: Float = 1e-6
+    static let tolerance = Float(Tolerance.reordered.absolute)
     static let blockSizes = [1, 64, 200, 256, 480, 512, 1024, 2048]
 
     /// Runs plugin-host on `plugin`'s clip; returns its key/value report and output.

@@ -1,6 +1,7 @@
 import DSP
 import Foundation
 import Testing
+import TestSupport
 
 /// `Scripts/install-plugins` puts a working plugin set under a prefix: the hosts find the plugins
 /// on LADSPA_PATH/LV2_PATH and the plugins find their models beside them (no DFKIT_MODEL_DIR, the
@@ -10,7 +11,7 @@ import Testing
         let fixtures = try HostFixtures.get()
         let prefix = fixtures.scratch("prefix")
         defer { try? FileManager.default.removeItem(atPath: prefix) }
-        let install = try Subprocess.run(URL(fileURLWithPath: Models.root.appendingPathComponent("Scripts/install-plugins").path), ["--no-build", prefix])
+        let install = try Subprocess.run(URL(fileURLWithPath: RepositoryFiles.root.appendingPathComponent("Scripts/install-plugins").path), ["--no-build", prefix])
         try #require(install.succeeded, "install-plugins: \(install.standardError)")
         for file in ["lib/ladspa/libdfkit-ladspa.so", "lib/lv2/dfkit.lv2/dfkit.so", "lib/lv2/dfkit.lv2/manifest.ttl", "lib/lv2/dfkit.lv2/dfkit.ttl",
                      "share/deepfilterkit/models/DeepFilterNet3/enc.onnx", "share/deepfilterkit/models/GTCRN"] {

@@ -1,6 +1,7 @@
 import DSP
 import Foundation
 import Testing
+import TestSupport
 
 /// The plugins in the hosts Debian packages: sox's ladspa effect (its --buffer sets the block
 /// size run() gets: checked with a probe plugin while writing this), applyplugin (ladspa-sdk;
@@ -11,7 +12,7 @@ import Testing
 @Suite struct PluginToolTests {
     /// sox hands the plugin floats made from its own 32-bit integer samples and back: the
     /// round trip costs up to 2^-25 relative (3e-8 measured), far inside the 1e-6.
-    static let floatTolerance: Float = 1e-6
+    static let floatTolerance = Float(Tolerance.reordered.absolute)
     /// applyplugin writes 16-bit samples: one least significant bit, 1/32768.
     static let pcm16Tolerance: Float = 1.0 / 32_768
 

@@ -14,16 +14,14 @@ extension GeneratedFixtures {
     /// The parsed JSON object of a fixture.
     static func json(_ name: String) throws -> [String: Any] {
         guard let object = try JSONSerialization.jsonObject(with: data(name)) as? [String: Any] else {
-            throw Missing(path: directory.appendingPathComponent(name).path + " (not a JSON object)")
+            throw RepositoryFiles.Missing(path: directory.appendingPathComponent(name).path + " (not a JSON object)")
         }
         return object
     }
 
     /// Path of a DFN3 graph fetched by Scripts/setup; fails clearly when it is absent.
     static func dfn3ModelPath(_ file: String) throws -> String {
-        let path = repositoryRoot.appendingPathComponent("Models/DeepFilterNet3/\(file)").path
-        guard FileManager.default.fileExists(atPath: path) else { throw Missing(path: path) }
-        return path
+        try RepositoryFiles.model("DeepFilterNet3/\(file)")
     }
 }
 

@@ -9,15 +9,11 @@ import TestSupport
 /// a 10 s and a 20 s clip (one and eleven windows), and a 48 kHz and an 8 kHz file that speechmos
 /// read through librosa.load (soxr HQ to 16 kHz).
 @Suite struct DNSMOSTests {
-    /// The bound, per score. The graphs match onnxruntime to 1e-5 of their outputs' scale
-    /// (ModelReferenceTests); the P.808 features to 2e-5 (MelSpectrogramTests); the fits map a raw
-    /// score x to ≤ 1.6·x. Together a few 1e-4 MOS at most; a wrong window, feature or fit costs
-    /// 0.05 MOS or more.
-    static let bound = 0.005
+    static let tolerance = MetricsReferences.dnsmosTolerance
 
     /// A scorer per test: it holds plans and is not shared across the tests' threads.
     static func scorer() throws -> DNSMOS {
-        try DNSMOS(directory: GeneratedFixtures.repositoryRoot.appendingPathComponent("Models/DNSMOS").path)
+        try DNSMOS(directory: RepositoryFiles.root.appendingPathComponent("Models/DNSMOS").path)
     }
 
     @Test func matchesSpeechmos() throws {
@@ -33,7 +29,7 @@ import TestSupport
             for (name, ours, theirs) in [("SIG", scores.signal, reference.sig), ("BAK", scores.background, reference.bak),
                                          ("OVRL", scores.overall, reference.ovrl), ("P808", scores.p808, reference.p808)] {
                 worst = max(worst, abs(ours - theirs))
-                #expect(abs(ours - theirs) <= Self.bound, "\(reference) \(name): ours \(ours), speechmos \(theirs)")
+                #expect(ours.isClose(to: theirs, within: Self.tolerance), "\(reference) \(name): ours \(ours), speechmos \(theirs)")
             }
         }
         print("DNSMOSTests: \(cases.count) clips, max |Δ| \(worst) MOS")

@@ -4,6 +4,7 @@ import Enhancement
 import Foundation
 import Testing
 import Realtime
+import TestSupport
 
 /// DFN3 in the processor slot: for one hardware and app rate, every buffer size and both delivery
 /// modes give bit-identical enhanced output — identical to running the resampler once over the
@@ -11,11 +12,8 @@ import Realtime
 /// frame to frame (STFT memory, GRUs, normalisers), so any lost, repeated or shifted sample would
 /// change everything after it.
 struct DeepFilterInvarianceTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-
     static func bundle() throws -> ModelBundle {
-        let directory = root.appendingPathComponent("Models/DeepFilterNet3").path
+        let directory = RepositoryFiles.modelDirectory.path
         try #require(FileManager.default.fileExists(atPath: directory + "/enc.onnx"),
                      "the DFN3 model is missing at \(directory): run Scripts/setup")
         return try ModelBundle(directory: directory)

@@ -1,5 +1,6 @@
 import Testing
 import Realtime
+import TestSupport
 
 /// The virtual clock and the latency figures against closed forms of the schedule.
 struct TimingTests {
@@ -21,10 +22,10 @@ struct TimingTests {
             return Double(512 * callback - completed) / 48
         }
         // Times are sums of a few doubles of milliseconds; 1e-9 ms is far below one sample (0.02 ms).
-        #expect(abs(statistics.latencyMs.min - expected.min()!) < 1e-9)
-        #expect(abs(statistics.latencyMs.max - expected.max()!) < 1e-9)
-        #expect(abs(statistics.latencyMs.mean - expected.reduce(0, +) / Double(frames)) < 1e-9)
-        #expect(abs(statistics.endToEndMs.mean - (statistics.latencyMs.mean + 10)) < 1e-9)
+        #expect(abs(statistics.latencyMs.min - expected.min()!) < Tolerance.doubleUnits.absolute)
+        #expect(abs(statistics.latencyMs.max - expected.max()!) < Tolerance.doubleUnits.absolute)
+        #expect(abs(statistics.latencyMs.mean - expected.reduce(0, +) / Double(frames)) < Tolerance.doubleUnits.absolute)
+        #expect(abs(statistics.endToEndMs.mean - (statistics.latencyMs.mean + 10)) < Tolerance.doubleUnits.absolute)
         #expect(statistics.latencyComponentsMs.framing == 10)
         #expect(statistics.latencyComponentsMs.resampler == 0)
         #expect(statistics.latencyComponentsMs.osRemainderMax == 0)
@@ -53,9 +54,9 @@ struct TimingTests {
         }
         #expect(statistics.latencyMs.count == latencies.count)
         // Sums of a few doubles in ms: 1e-9 ms is far below a sample (0.0625 ms).
-        #expect(abs(statistics.latencyMs.min - latencies.min()!) < 1e-9)
-        #expect(abs(statistics.latencyMs.max - latencies.max()!) < 1e-9)
-        #expect(abs(statistics.latencyMs.mean - latencies.reduce(0, +) / Double(latencies.count)) < 1e-9)
+        #expect(abs(statistics.latencyMs.min - latencies.min()!) < Tolerance.doubleUnits.absolute)
+        #expect(abs(statistics.latencyMs.max - latencies.max()!) < Tolerance.doubleUnits.absolute)
+        #expect(abs(statistics.latencyMs.mean - latencies.reduce(0, +) / Double(latencies.count)) < Tolerance.doubleUnits.absolute)
         // Exact delivery of the same path is never later.
         let exact = SimulationConfiguration(hardware: configuration.hardware, appRate: 16_000, delivery: .exact, duration: 5)
         let exactStatistics = try CaptureSimulator(configuration: exact, source: TestSignal(),
@@ -108,12 +109,12 @@ struct TimingTests {
         #expect(statistics.missCauses["processing"] == misses[.processing, default: 0])
         #expect(statistics.missCauses["backlog"] == misses[.backlog, default: 0])
         // Loads are ratios of doubles near 1; the mean of a few hundred agrees to 1e-12.
-        #expect(abs(statistics.cpuLoad.mean - loads.reduce(0, +) / Double(loads.count)) < 1e-12)
-        #expect(abs(statistics.cpuLoad.max - loads.max()!) < 1e-12)
+        #expect(abs(statistics.cpuLoad.mean - loads.reduce(0, +) / Double(loads.count)) < Tolerance.doubleReordered.absolute)
+        #expect(abs(statistics.cpuLoad.max - loads.max()!) < Tolerance.doubleReordered.absolute)
         // p99 is read from 0.001-wide bins: within one bin above the exact order statistic.
         let sorted = loads.sorted()
         let exactP99 = sorted[Int((0.99 * Double(sorted.count)).rounded(.up)) - 1]
-        #expect(statistics.cpuLoad.p99 >= exactP99 - 1e-12 && statistics.cpuLoad.p99 <= exactP99 + 0.001)
+        #expect(statistics.cpuLoad.p99 >= exactP99 - Tolerance.doubleReordered.absolute && statistics.cpuLoad.p99 <= exactP99 + 0.001)
         if cost == 0.0125 { #expect(misses[.processing, default: 0] > 0) }
         if cost == 0.005 { #expect(misses.isEmpty) }
     }

@@ -3,24 +3,11 @@ import Foundation
 /// Files written by `Scripts/gen-onnx-fixtures.py` (run by `Scripts/setup`) into
 /// Tests/Fixtures/generated/onnx-fixtures/.
 public enum GeneratedFixtures {
-    public static let repositoryRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    public static let directory = repositoryRoot.appendingPathComponent("Tests/Fixtures/generated/onnx-fixtures")
-
-    public struct Missing: Error, CustomStringConvertible {
-        public let path: String
-
-        public init(path: String) {
-            self.path = path
-        }
-
-        public var description: String { "fixture \(path) is missing; run Scripts/setup to generate it" }
-    }
+    public static let directory = RepositoryFiles.root.appendingPathComponent("Tests/Fixtures/generated/onnx-fixtures")
 
     public static func data(_ name: String) throws -> Data {
         let url = directory.appendingPathComponent(name)
-        guard let data = FileManager.default.contents(atPath: url.path) else { throw Missing(path: url.path) }
+        guard let data = FileManager.default.contents(atPath: url.path) else { throw RepositoryFiles.Missing(path: url.path) }
         return data
     }
 

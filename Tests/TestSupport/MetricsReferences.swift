@@ -4,7 +4,31 @@ import Foundation
 /// real clean/degraded speech clips and the reference implementations' scores of them (pystoi,
 /// mir_eval, numpy, speechmos, silero-vad's wrapper on onnxruntime).
 public enum MetricsReferences {
-    public static let directory = GeneratedFixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/generated/metrics-references")
+    public static let directory = RepositoryFiles.root.appendingPathComponent("Tests/Fixtures/generated/metrics-references")
+
+    /// How close our STOI and ESTOI must be to pystoi's: the bound. Both sides compute in
+    /// float64 from the same float32 samples; only the order of summation differs (pystoi's pairwise
+    /// sums against our running ones, FFTs of other factorisations), worth ~1e-13 of a score. A wrong
+    /// frame count, band edge, window or resampling filter moves a score by 1e-3 or more.
+    public static let intelligibilityTolerance = Tolerance(absolute: 1e-5)
+
+    /// How close our SI-SDR, SDR and SNR must be to numpy's and mir_eval's, in dB: float64 sums in
+    /// another order (see DistortionRatioTests for what the two sides compute), measured ≤ 4e-12 dB.
+    public static let distortionRatioTolerance = Tolerance.doubleUnits
+
+    /// How close our DNSMOS scores must be to speechmos's, in MOS: the bound. The graphs
+    /// match onnxruntime to 1e-5 of their outputs' scale (ModelReferenceTests), the P.808 features
+    /// to 2e-5 (MelSpectrogramTests), and the fits map a raw score x to ≤ 1.6·x: together a few 1e-4
+    /// MOS at most; a wrong window, feature or fit costs 0.05 MOS or more.
+    public static let dnsmosTolerance = Tolerance(absolute: 0.005)
+
+    /// How close our speech probabilities must be to silero-vad's on onnxruntime: the bound.
+    /// The graph matches onnxruntime to 1e-5 of a probability per chunk over 300 carried chunks
+    /// (ModelReferenceTests); over a 20 s clip's 625 chunks the carried state keeps rounding from
+    /// growing (the LSTM forgets). The 44.1 kHz clip is resampled by Debian's libsoxr here and
+    /// python-soxr's there, equal to 1e-5 per sample (SoxrResamplerTests). A wrong context or
+    /// padding moves probabilities by 1e-2 or more.
+    public static let voiceActivityTolerance = Tolerance(absolute: 1e-4)
 
     /// One clean/degraded pair of intrusive.json.
     public struct IntrusiveCase: Decodable, Sendable, CustomStringConvertible {
@@ -63,7 +87,7 @@ public enum MetricsReferences {
 
     public static func url(_ file: String) throws -> URL {
         let url = directory.appendingPathComponent(file)
-        guard FileManager.default.fileExists(atPath: url.path) else { throw GeneratedFixtures.Missing(path: url.path) }
+        guard FileManager.default.fileExists(atPath: url.path) else { throw RepositoryFiles.Missing(path: url.path) }
         return url
     }
 

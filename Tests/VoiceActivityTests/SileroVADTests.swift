@@ -8,16 +8,11 @@ import VoiceActivity
 /// onnxruntime (their numpy transcription, Scripts/silero_vad_reference.py): 28 clips at 8, 16, 32,
 /// 44.1 and 48 kHz — clean, noisy and enhanced speech, 2 to 20 s, silence, and less than one chunk.
 @Suite struct SileroVADTests {
-    /// The bound. The graph matches onnxruntime to 1e-5 of a probability per chunk over 300
-    /// carried chunks (ModelReferenceTests); over a 20 s clip's 625 chunks the carried state keeps
-    /// rounding from growing (the LSTM forgets). The 44.1 kHz clip is resampled by Debian's libsoxr
-    /// here and python-soxr's there, equal to 1e-5 per sample (SoxrResamplerTests). A wrong context
-    /// or padding moves probabilities by 1e-2 or more.
-    static let bound: Float = 1e-4
+    static let tolerance = MetricsReferences.voiceActivityTolerance
 
     /// A detector per test: it holds sessions and is not shared across the tests' threads.
     static func detector() throws -> SileroVAD {
-        try SileroVAD(directory: GeneratedFixtures.repositoryRoot.appendingPathComponent("Models/SileroVAD").path)
+        try SileroVAD(directory: RepositoryFiles.root.appendingPathComponent("Models/SileroVAD").path)
     }
 
     @Test func matchesTheOnnxWrapper() throws {
@@ -34,7 +29,7 @@ import VoiceActivity
             #expect(activity.probabilities.count == reference.probabilities.count, "\(reference): \(activity.probabilities.count) chunks")
             for (index, (ours, theirs)) in zip(activity.probabilities, reference.probabilities).enumerated() {
                 worst = max(worst, abs(ours - Float(theirs)))
-                #expect(abs(ours - Float(theirs)) <= Self.bound, "\(reference) chunk \(index): ours \(ours), onnxruntime \(theirs)")
+                #expect(ours.isClose(to: Float(theirs), within: Self.tolerance), "\(reference) chunk \(index): ours \(ours), onnxruntime \(theirs)")
             }
             // silero-vad gives decimated rates' segments in the file's samples (times the step).
             let segments = activity.segments.map { [$0.start * activity.decimation, $0.end * activity.decimation] }

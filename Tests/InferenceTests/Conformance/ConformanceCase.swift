@@ -1,6 +1,7 @@
 import Foundation
 import ONNX
 import Inference
+import TestSupport
 
 /// One ONNX backend node test case on disk (written by Scripts/gen-onnx-conformance.py).
 struct ConformanceCase {
@@ -20,7 +21,7 @@ struct ConformanceCase {
 
     /// Every case listed in `cases.tsv` of the generated fixture folder.
     static func all() throws -> [ConformanceCase] {
-        let root = try Fixtures.generated("onnx-conformance")
+        let root = try RepositoryFiles.generated("onnx-conformance")
         let table = try String(contentsOf: root.appendingPathComponent("cases.tsv"), encoding: .utf8)
         return table.split(separator: "\n").compactMap { line in
             guard !line.hasPrefix("#") else { return nil }
@@ -28,7 +29,7 @@ struct ConformanceCase {
             guard fields.count == 4, let rtol = Double(fields[1]), let atol = Double(fields[2]) else { return nil }
             return ConformanceCase(
                 name: fields[0], folder: root.appendingPathComponent(fields[0]),
-                tolerance: .elementwise(absolute: atol, relative: rtol), status: fields[3])
+                tolerance: Tolerance(absolute: atol, relative: rtol), status: fields[3])
         }
     }
 
@@ -37,27 +38,26 @@ struct ConformanceCase {
         do {
             let model = try ModelProto(contentsOfFile: folder.appendingPathComponent("model.onnx").path)
             let graph = try Graph(model: model)
-            let executor = OfflineExecutor(graph: graph)
             let dataSets = try FileManager.default.contentsOfDirectory(atPath: folder.path)
                 .filter { $0.hasPrefix("test_data_set_") }.sorted()
-            for dataSet in dataSets {
+            let runs = try dataSets.map { dataSet in
                 let directory = folder.appendingPathComponent(dataSet)
                 var inputs: [String: Tensor] = [:]
                 // Inputs are numbered in the order of the graph's inputs (initializers excluded).
                 for (index, name) in graph.inputNames.enumerated() {
-                    let url = directory.appendingPathComponent("input_\(index).pb")
-                    inputs[name] = try Tensor(proto: try TensorProtoFile.read(url))
+                    inputs[name] = try Tensor(proto: try TensorProtoFile.read(directory.appendingPathComponent("input_\(index).pb")))
                 }
-                let outputs = try executor.run(inputs)
+                var expected: [String: Tensor] = [:]
                 for (index, name) in graph.outputNames.enumerated() {
                     let url = directory.appendingPathComponent("output_\(index).pb")
                     guard FileManager.default.fileExists(atPath: url.path) else { continue }
-                    let expected = try Tensor(proto: try TensorProtoFile.read(url))
-                    guard let actual = outputs[name] else { return .failed("\(dataSet): output \(name) missing") }
-                    if let problem = mismatch(actual, expected, tolerance) {
-                        return .failed("\(dataSet) output \(index) '\(name)': \(problem)")
-                    }
+                    expected[name] = try Tensor(proto: try TensorProtoFile.read(url))
                 }
+                return ReferenceRun(label: dataSet, inputs: inputs, expected: expected)
+            }
+            let comparisons = try compare(runs, on: .offline, of: graph, within: tolerance, judgedOn: .elementwise)
+            if let failure = comparisons.first(where: { $0.mismatch != nil }) {
+                return .failed("\(failure.label): \(failure.mismatch!)")
             }
             return .passed
         } catch let error as InferenceError {

@@ -1,6 +1,7 @@
 import Inference
 import ONNX
 import Testing
+import TestSupport
 
 /// An inference-mode BatchNormalization after a Conv or ConvTranspose is folded into the
 /// convolution's weights and bias while planning. The result must still be the ONNX definition of
@@ -78,6 +79,6 @@ struct BatchNormalizationFoldingTests {
         let scale = expected.map(abs).max() ?? 1
         // Float32 sums of 12 products and a folded affine map: a few ulps of the scale.
         let worst = zip(y, expected).map { abs(Double($0) - $1) }.max() ?? .infinity
-        #expect(worst <= 1e-5 * scale, "max |error| \(worst) at scale \(scale)")
+        #expect(worst <= Tolerance.approximate.relative * scale, "max |error| \(worst) at scale \(scale)")
     }
 }

@@ -15,8 +15,10 @@ import TestSupport
 /// H = 64) and transposed W (AVX-512, 9 steps) sum their products in another order, so there the
 /// two may differ by rounding: each is
 /// within ~sqrt(H) · ε · Σ|terms| ≈ 8 · 6e-8 · 4 ≈ 2e-6 of the exact value per step (|h| ≤ 1,
-/// weights ≤ 1/sqrt(H) in size, gates of slope ≤ 1), so 1e-5 per step is allowed.
+/// weights ≤ 1/sqrt(H) in size, gates of slope ≤ 1), so `differencePerStep` is allowed.
 struct ConstantGRUWeightsTests {
+    static let differencePerStep: Float = 1e-5
+
     static func proto(_ name: String, _ dims: [Int], _ values: [Float]) -> TensorProto {
         var proto = TensorProto()
         proto.name = name
@@ -85,7 +87,7 @@ struct ConstantGRUWeightsTests {
                     let label = "\(source) T=\(steps) H=\(hidden) linear_before_reset=\(linearBeforeReset)"
                     if VectorWidth.available == .avx512 && (hidden % BlockTransposedMatrix.rowMultiple == 0 || steps >= 8) {
                         let worst = zip(relaid, expected).map { abs($0 - $1) }.max() ?? 0
-                        #expect(worst <= 1e-5 * Float(steps), "\(label): differs by \(worst)")
+                        #expect(worst <= Self.differencePerStep * Float(steps), "\(label): differs by \(worst)")
                     } else {
                         #expect(relaid == expected, "\(label)")
                     }

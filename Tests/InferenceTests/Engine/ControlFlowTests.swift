@@ -95,7 +95,7 @@ struct ControlFlowTests {
             let y = try #require(try executor.run(inputs)["y"]).scalars(as: Float.self)
             for (actual, expected) in zip(y, testCase.expected) {
                 // Sigmoid's vector kernel is within 1e-6 of the exact value (ActivationTests).
-                #expect(Swift.abs(actual - expected) <= Float(1e-6), "outer \(testCase.outer), inner \(testCase.inner)")
+                #expect(Swift.abs(actual - expected) <= Float(ActivationTests.accuracy), "outer \(testCase.outer), inner \(testCase.inner)")
             }
             #expect(try executor.plan(for: inputs).scheduledOperators == [testCase.step])
         }

@@ -1,6 +1,7 @@
 import Inference
 import ONNX
 import Testing
+import TestSupport
 
 /// Errors name what failed and where (issue 3, item 7).
 struct ErrorReportingTests {
@@ -40,7 +41,7 @@ struct ErrorReportingTests {
     }
 
     @Test func conflictingSymbolicDimensionIsNamed() throws {
-        let graph = try Graph(model: try ModelProto(contentsOfFile: try Fixtures.dfn3Model("enc")))
+        let graph = try Graph(model: try ModelProto(contentsOfFile: try RepositoryFiles.dfn3Model("enc")))
         let inputs = [
             "feat_erb": try Tensor(zeros: .float32, shape: [1, 1, 5, 32]),
             "feat_spec": try Tensor(zeros: .float32, shape: [1, 2, 6, 96]),

@@ -1,11 +1,12 @@
 import Foundation
 import Inference
 import Testing
+import TestSupport
 
 /// The .npy reader and writer against files numpy itself wrote (Scripts/gen-dfn3-ort.py):
 /// arange(24) as [2, 3, 4] in each dtype and format version 1–3; bool holds multiples of 3.
 struct NumPyFileTests {
-    static func folder() throws -> URL { try Fixtures.generated("dfn3-ort").appendingPathComponent("npy") }
+    static func folder() throws -> URL { try RepositoryFiles.generated("dfn3-ort").appendingPathComponent("npy") }
     static let expected = (0..<24).map { $0 }
 
     @Test(arguments: ["float32", "float64", "int32", "int64", "bool"], [1, 2, 3])

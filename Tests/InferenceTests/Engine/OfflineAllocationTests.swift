@@ -19,7 +19,7 @@ struct OfflineAllocationTests {
     func plannedRunsDoNotAllocatePerNodeOrFrame(graphName: String) throws {
         // OpenBLAS's threaded SGEMM mallocs a work buffer per call; offline use here is single-threaded.
         openblas_set_num_threads(1)
-        let graph = try Graph(model: try ModelProto(contentsOfFile: try Fixtures.dfn3Model(graphName)))
+        let graph = try Graph(model: try ModelProto(contentsOfFile: try RepositoryFiles.dfn3Model(graphName)))
         let executor = OfflineExecutor(graph: graph)
         var runAllocations: [Int: Int] = [:]
         // Every attempt's count, for the failure message (see `fewestAllocations` for the OpenBLAS

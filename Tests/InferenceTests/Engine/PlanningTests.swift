@@ -1,6 +1,7 @@
 import Inference
 import ONNX
 import Testing
+import TestSupport
 
 /// The plan/execute split: plans are made once per input shape and reused, and the DFN3 shape
 /// sub-graphs (Shape → Gather → Unsqueeze → Concat → Reshape, the Pad and GRU-state chains) are
@@ -24,7 +25,7 @@ struct PlanningTests {
 
     @Test(arguments: ["enc", "erb_dec", "df_dec"])
     func shapeSubgraphsAreFolded(graphName: String) throws {
-        let graph = try Graph(model: try ModelProto(contentsOfFile: try Fixtures.dfn3Model(graphName)))
+        let graph = try Graph(model: try ModelProto(contentsOfFile: try RepositoryFiles.dfn3Model(graphName)))
         let plan = try ExecutionPlan(graph: graph, inputs: try Self.inputs(graph, frames: 3))
         let scheduled = plan.scheduledOperators
         #expect(scheduled.allSatisfy { !Self.shapeOperators.contains($0) }, "\(graphName) still runs \(scheduled.filter(Self.shapeOperators.contains))")
@@ -33,7 +34,7 @@ struct PlanningTests {
     }
 
     @Test func plansAreReusedPerInputShape() throws {
-        let graph = try Graph(model: try ModelProto(contentsOfFile: try Fixtures.dfn3Model("df_dec")))
+        let graph = try Graph(model: try ModelProto(contentsOfFile: try RepositoryFiles.dfn3Model("df_dec")))
         let executor = OfflineExecutor(graph: graph)
         let first = try executor.plan(for: try Self.inputs(graph, frames: 4))
         let again = try executor.plan(for: try Self.inputs(graph, frames: 4))

@@ -1,6 +1,7 @@
 import Inference
 import ONNX
 import Testing
+import TestSupport
 
 /// Nothing the reader accepts may crash the engine (issue 3, item 7): DFN3 graphs with one
 /// attribute, constant, tensor shape or wiring corrupted (`GraphCorruption`) must either run or
@@ -18,7 +19,7 @@ struct RobustnessTests {
 
     @Test(arguments: ["enc", "erb_dec", "df_dec"])
     func emptyTimeAxisRunsOrThrows(graphName: String) throws {
-        let graph = try Graph(model: try ModelProto(contentsOfFile: try Fixtures.dfn3Model(graphName)))
+        let graph = try Graph(model: try ModelProto(contentsOfFile: try RepositoryFiles.dfn3Model(graphName)))
         do {
             let outputs = try OfflineExecutor(graph: graph).run(try PlanningTests.inputs(graph, frames: 0))
             #expect(outputs.values.allSatisfy { $0.elementCount == 0 })

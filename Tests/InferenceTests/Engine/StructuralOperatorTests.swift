@@ -12,10 +12,10 @@ import TestSupport
 @Suite struct StructuralOperatorTests {
     /// float32 sums and normalisations in another order than onnxruntime's: a few ulps of the
     /// largest term (|x| ≲ 5 here, so ~1e-6 absolute) on results that can cancel to near zero.
-    static let onnxRuntimeTolerance = Tolerance.elementwise(absolute: 1e-6, relative: 1e-4)
+    static let onnxRuntimeTolerance = Tolerance(absolute: 1e-6, relative: 1e-4)
 
     @Test func casesMatchOnnxRuntime() throws {
-        let root = try Fixtures.generated("structural-ops")
+        let root = try RepositoryFiles.generated("structural-ops")
         let names = try Self.caseNames(in: root)
         #expect(names.count >= 30, "expected the generated cases, found \(names.count)")
         for name in names {
@@ -30,7 +30,7 @@ import TestSupport
     }
 
     @Test func plannedKernelsDoNotAllocate() throws {
-        let root = try Fixtures.generated("structural-ops")
+        let root = try RepositoryFiles.generated("structural-ops")
         for name in try Self.caseNames(in: root) {
             let folder = root.appendingPathComponent(name)
             let graph = try Graph(model: try ModelProto(contentsOfFile: folder.appendingPathComponent("model.onnx").path))

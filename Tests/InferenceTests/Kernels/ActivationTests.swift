@@ -7,6 +7,11 @@ import Testing
 
 @Suite("Activation kernels")
 struct ActivationTests {
+    /// The accuracy the activation kernels promise, absolute and relative, against float64.
+    static let accuracy = 1e-6
+    /// `accuracy` plus the one float32 rounding of x + bias (|x + b| ≤ 8: ≤ 5e-7).
+    static let accuracyWithBias = 1.5e-6
+
     /// Every float32 step of 1e-4 over [-20, 20] plus the float neighbours of 0.
     static let sweep: [Float] = (-200_000...200_000).map { Float($0) * 1e-4 } + [Float.leastNonzeroMagnitude, -.leastNonzeroMagnitude]
 
@@ -50,8 +55,8 @@ struct ActivationTests {
             let relative = error / abs(reference)
             if !(relative <= worstRelative.error) { worstRelative = (relative, x) }
         }
-        #expect(worst.error <= 1e-6, "\(activation): max abs error \(worst.error) at x = \(worst.at)")
-        #expect(worstRelative.error <= 1e-6, "\(activation): max relative error \(worstRelative.error) at x = \(worstRelative.at)")
+        #expect(worst.error <= Self.accuracy, "\(activation): max abs error \(worst.error) at x = \(worst.at)")
+        #expect(worstRelative.error <= Self.accuracy, "\(activation): max relative error \(worstRelative.error) at x = \(worstRelative.at)")
     }
 
     @Test("saturates without NaN or infinity far outside [-20, 20]")
@@ -61,8 +66,8 @@ struct ActivationTests {
         let tanh = Self.run(.tanh, extremes)
         for (index, x) in extremes.enumerated() {
             // Within 1e-6 of the limit: the Double reference is 0/1 or ±1 to far below that.
-            #expect(abs(Double(sigmoid[index]) - (x < 0 ? 0 : 1)) <= 1e-6, "sigmoid(\(x)) = \(sigmoid[index])")
-            #expect(abs(Double(tanh[index]) - (x < 0 ? -1 : 1)) <= 1e-6, "tanh(\(x)) = \(tanh[index])")
+            #expect(abs(Double(sigmoid[index]) - (x < 0 ? 0 : 1)) <= Self.accuracy, "sigmoid(\(x)) = \(sigmoid[index])")
+            #expect(abs(Double(tanh[index]) - (x < 0 ? -1 : 1)) <= Self.accuracy, "tanh(\(x)) = \(tanh[index])")
         }
     }
 
@@ -74,8 +79,7 @@ struct ActivationTests {
             let bias = Float.random(in: -2...2, using: &generator)
             let output = Self.run(activation, input, bias: bias)
             let expected = input.map { ReferenceValue(value: Self.reference(activation, Double($0 + bias)), magnitude: 0, terms: 1) }
-            // 1e-6 (the accuracy bound) plus the one rounding of x + bias (|x + b| ≤ 8: ≤ 5e-7).
-            expectClose(output, expected, absolute: 1.5e-6, "\(activation) count \(count) bias \(bias)")
+            expectClose(output, expected, absolute: Self.accuracyWithBias, "\(activation) count \(count) bias \(bias)")
 
             var inPlace = input
             inPlace.withUnsafeMutableBufferPointer { buffer in
@@ -104,7 +108,7 @@ struct ActivationTests {
             let expected = input.indices.map {
                 ReferenceValue(value: Self.reference(activation, Double(input[$0] + bias[$0 % columns])), magnitude: 0, terms: 1)
             }
-            expectClose(output.values, expected, absolute: 1.5e-6, "\(activation) \(rows)×\(columns)")
+            expectClose(output.values, expected, absolute: Self.accuracyWithBias, "\(activation) \(rows)×\(columns)")
         }
     }
 }

@@ -6,6 +6,7 @@
 import Foundation
 import Inference
 import Testing
+import TestSupport
 
 @Suite("Conv kernels vs onnxruntime")
 struct ConvOnnxRuntimeTests {
@@ -26,17 +27,8 @@ struct ConvOnnxRuntimeTests {
         }
     }
 
-    struct FixtureMissing: Error, CustomStringConvertible {
-        var path: String
-        var description: String { "missing fixture \(path): run Scripts/setup (it runs Scripts/gen-conv-kernel.py)" }
-    }
-
     static func loadFixture() throws -> Fixture {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let file = root.appendingPathComponent("Tests/Fixtures/generated/conv-kernel/cases.json")
-        guard let data = FileManager.default.contents(atPath: file.path) else { throw FixtureMissing(path: file.path) }
-        return try JSONDecoder().decode(Fixture.self, from: data)
+        try JSONDecoder().decode(Fixture.self, from: Data(contentsOf: RepositoryFiles.generated("conv-kernel/cases.json")))
     }
 
     // Tolerance 1e-5 · sqrt(K) · K absolute, K = products per output (≤ C/group · kernel size):

@@ -5,24 +5,25 @@
 import Foundation
 import Inference
 import Testing
+import TestSupport
 
 @Suite("Elementwise operators vs onnxruntime")
 struct ElementwiseOnnxRuntimeTests {
     /// Both sides correctly rounded (IEEE square root, a single product or comparison), or
     /// integer and bool results.
-    static let exact = Tolerance.elementwise(absolute: 0, relative: 0)
+    static let exact = Tolerance.exact
     /// One float32 ulp relative (2^-23): our powf is faithful (within one ulp of the exact power);
     /// onnxruntime squares for the exponent 2 (correctly rounded) and calls powf otherwise.
-    static let oneUlp = Tolerance.elementwise(absolute: 0, relative: 0x1p-23)
+    static let oneUlp = Tolerance.close
     /// Four float32 ulps relative: glibc's logf and onnxruntime's vectorised log are each within
     /// about one ulp; 1e-7 absolute for results near 0 (inputs near 1), where one ulp of the
     /// input already moves the logarithm by 6e-8.
-    static let logarithm = Tolerance.elementwise(absolute: 1e-7, relative: 0x1p-21)
+    static let logarithm = Tolerance(absolute: 1e-7, relative: 0x1p-21)
     /// The same for float64 (four ulps of 2^-52, 1e-16 absolute).
-    static let doubleLogarithm = Tolerance.elementwise(absolute: 1e-16, relative: 0x1p-50)
+    static let doubleLogarithm = Tolerance(absolute: 1e-16, relative: 0x1p-50)
     /// DNSMOS's log(max(1e-12, sqrt(x)²)): the one-ulp relative difference of the square becomes
     /// 1.2e-7 absolute after the logarithm, on top of the logarithm's own four ulps.
-    static let logOfPower = Tolerance.elementwise(absolute: 2.4e-7, relative: 0x1p-21)
+    static let logOfPower = Tolerance(absolute: 2.4e-7, relative: 0x1p-21)
 
     static let cases: [String: Tolerance] = [
         "prelu_channel_slopes": exact, "prelu_shared_slope": exact, "prelu_slope_input_float64": exact,
@@ -34,7 +35,7 @@ struct ElementwiseOnnxRuntimeTests {
 
     @Test("matches onnxruntime", arguments: cases.keys.sorted())
     func matchesOnnxRuntime(name: String) throws {
-        let root = try Fixtures.generated("elementwise-ops")
+        let root = try RepositoryFiles.generated("elementwise-ops")
         let testCase = ConformanceCase(name: name, folder: root.appendingPathComponent(name), tolerance: Self.cases[name]!, status: "ok")
         switch testCase.run() {
         case .passed: break
@@ -44,7 +45,7 @@ struct ElementwiseOnnxRuntimeTests {
     }
 
     @Test func everyGeneratedCaseHasATolerance() throws {
-        let listing = try String(contentsOf: try Fixtures.generated("elementwise-ops").appendingPathComponent("cases.txt"), encoding: .utf8)
+        let listing = try String(contentsOf: try RepositoryFiles.generated("elementwise-ops").appendingPathComponent("cases.txt"), encoding: .utf8)
         #expect(Set(listing.split(separator: "\n").map(String.init)) == Set(Self.cases.keys))
     }
 }

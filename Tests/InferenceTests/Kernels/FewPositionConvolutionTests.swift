@@ -16,10 +16,10 @@ import TestSupport
     /// Sums of up to 387 products of values of order one, in another order than onnxruntime's:
     /// a few ulps of their magnitude (≲ 20 here). A wrong tap order or channel layout moves
     /// outputs by O(1).
-    static let onnxRuntimeTolerance = Tolerance.elementwise(absolute: 2e-5, relative: 1e-4)
+    static let onnxRuntimeTolerance = Tolerance(absolute: 2e-5, relative: 1e-4)
 
     @Test func casesMatchOnnxRuntime() throws {
-        let root = try Fixtures.generated("few-position-convs")
+        let root = try RepositoryFiles.generated("few-position-convs")
         let names = try StructuralOperatorTests.caseNames(in: root)
         #expect(names.count == 15, "expected the generated cases, found \(names.count)")
         for name in names {
@@ -37,7 +37,7 @@ import TestSupport
         // The forms outside the path (and every form without AVX-512) run OpenBLAS's SGEMM,
         // whose threaded build mallocs a work buffer per call; real-time use is single-threaded.
         openblas_set_num_threads(1)
-        let root = try Fixtures.generated("few-position-convs")
+        let root = try RepositoryFiles.generated("few-position-convs")
         for name in try StructuralOperatorTests.caseNames(in: root) {
             let folder = root.appendingPathComponent(name)
             let graph = try Graph(model: try ModelProto(contentsOfFile: folder.appendingPathComponent("model.onnx").path))

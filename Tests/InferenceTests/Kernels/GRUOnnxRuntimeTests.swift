@@ -6,6 +6,7 @@
 import Foundation
 import Inference
 import Testing
+import TestSupport
 
 @Suite("GRU kernel vs onnxruntime")
 struct GRUOnnxRuntimeTests {
@@ -22,24 +23,15 @@ struct GRUOnnxRuntimeTests {
     }
 
     static func loadFixture() throws -> Fixture {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let file = root.appendingPathComponent("Tests/Fixtures/generated/gru-kernel/cases.json")
-        guard let data = FileManager.default.contents(atPath: file.path) else {
-            throw FixtureMissing(path: file.path)
-        }
-        return try JSONDecoder().decode(Fixture.self, from: data)
+        try JSONDecoder().decode(Fixture.self, from: Data(contentsOf: RepositoryFiles.generated("gru-kernel/cases.json")))
     }
 
-    struct FixtureMissing: Error, CustomStringConvertible {
-        var path: String
-        var description: String { "missing fixture \(path): run Scripts/setup (it runs Scripts/gen-gru-kernel.py)" }
-    }
+    /// Absolute: both sides are float32 evaluations of the same formula on O(1) values over ≤ 7
+    /// steps of ≤ 29-term dot products (rounding a few 1e-7) with sigmoid/tanh approximations of
+    /// ≤ 1e-6 each (observed: ≤ 2.1e-7); a wrong time order, length, bias split or layout moves
+    /// outputs by ≥ 1e-2.
+    static let tolerance = 2e-6
 
-    // Tolerance 2e-6 absolute: both sides are float32 evaluations of the same formula on
-    // O(1) values over ≤ 7 steps of ≤ 29-term dot products (rounding a few 1e-7) with
-    // sigmoid/tanh approximations of ≤ 1e-6 each (observed: ≤ 2.1e-7); a wrong time order,
-    // length, bias split or layout moves outputs by ≥ 1e-2.
     @Test("matches onnxruntime on forward, reverse and bidirectional GRUs with sequence_lens")
     func onnxruntimeCases() throws {
         let fixture = try Self.loadFixture()
@@ -59,8 +51,8 @@ struct GRUOnnxRuntimeTests {
             let (output, finalHidden) = Self.run(
                 kernels, x: test.X, w: test.W, r: test.R, bias: test.B, initialHidden: test.initial_h, lengths: test.sequence_lens)
             let exact = { (values: [Float]) in values.map { ReferenceValue(value: Double($0), magnitude: 0, terms: 1) } }
-            expectClose(output, exact(test.Y), absolute: 2e-6, "\(test.name) Y (onnxruntime \(fixture.onnxruntime))")
-            expectClose(finalHidden, exact(test.Y_h), absolute: 2e-6, "\(test.name) Y_h (onnxruntime \(fixture.onnxruntime))")
+            expectClose(output, exact(test.Y), absolute: Self.tolerance, "\(test.name) Y (onnxruntime \(fixture.onnxruntime))")
+            expectClose(finalHidden, exact(test.Y_h), absolute: Self.tolerance, "\(test.name) Y_h (onnxruntime \(fixture.onnxruntime))")
         }
     }
 
@@ -114,7 +106,7 @@ struct GRUOnnxRuntimeTests {
                 let executor = OfflineExecutor(graph: try test.graph(weightsAsInitializers: weightsAsInitializers))
                 let outputs = try executor.run(try test.feeds(weightsAsInitializers: weightsAsInitializers))
                 test.expectOutputs(
-                    try ["Y", "Y_h"].map { try #require(outputs[$0]).scalars(as: Float.self) }, tolerance: 2e-6,
+                    try ["Y", "Y_h"].map { try #require(outputs[$0]).scalars(as: Float.self) }, tolerance: Float(Self.tolerance),
                     "\(test) (weights \(weightsAsInitializers ? "initializers" : "inputs"), \(VectorWidth.available), onnxruntime \(fixture.onnxruntime))")
             }
         }
@@ -144,7 +136,7 @@ struct GRUOnnxRuntimeTests {
                     let (output, finalHidden) = Self.run(
                         kernels, x: x.floats, w: try #require(test.floats(1)), r: try #require(test.floats(2)),
                         bias: test.floats(3), initialHidden: test.floats(5), lengths: nil)
-                    test.expectOutputs([output, finalHidden], tolerance: 2e-6, "\(label) (onnxruntime \(fixture.onnxruntime))")
+                    test.expectOutputs([output, finalHidden], tolerance: Float(Self.tolerance), "\(label) (onnxruntime \(fixture.onnxruntime))")
                 }
             }
         }

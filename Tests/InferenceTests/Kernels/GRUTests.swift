@@ -11,6 +11,9 @@ import Testing
 
 @Suite("GRU kernel")
 struct GRUTests {
+    /// The sigmoid/tanh approximation error a step may add (ActivationTests' bound, rounded up).
+    static let activationErrorPerStep = 2e-6
+
     struct Result {
         var output: [Float]
         var finalHidden: [Float]
@@ -70,7 +73,7 @@ struct GRUTests {
     static func expectFollows(_ reference: (output: [ReferenceValue], finalHidden: [ReferenceValue]), _ test: GRUCase,
                               kernel: GRUKernel, _ label: String, sourceLocation: SourceLocation = #_sourceLocation) {
         let result = run(test, kernel: kernel)
-        let absolute = 2e-6 * Double(max(test.steps, 1))
+        let absolute = Self.activationErrorPerStep * Double(max(test.steps, 1))
         #expect(result.guardsIntact, "\(label) wrote outside its buffers", sourceLocation: sourceLocation)
         expectClose(result.output, strided(reference.output, test, timeStride: kernel.outputTimeStride), absolute: absolute,
                     "\(label) Y", sourceLocation: sourceLocation)
@@ -125,7 +128,7 @@ struct GRUTests {
                 #expect(frame.values == hidden, "case \(index) step \(step): output and state differ")
                 frames += frame.values
             }
-            expectClose(frames, reference, absolute: 2e-6 * Double(max(test.steps, 1)), "case \(index) \(test)")
+            expectClose(frames, reference, absolute: Self.activationErrorPerStep * Double(max(test.steps, 1)), "case \(index) \(test)")
         }
     }
 

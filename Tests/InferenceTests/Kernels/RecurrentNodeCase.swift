@@ -5,6 +5,7 @@ import Foundation
 import Inference
 import ONNX
 import Testing
+import TestSupport
 
 struct RecurrentNodeCase: Decodable, CustomStringConvertible {
     struct Value: Decodable {
@@ -32,7 +33,7 @@ struct RecurrentNodeCase: Decodable, CustomStringConvertible {
 
     /// `file` of the generated recurrent-nodes fixture set.
     static func load(_ file: String) throws -> Fixture {
-        let url = try Fixtures.generated("recurrent-nodes").appendingPathComponent(file)
+        let url = try RepositoryFiles.generated("recurrent-nodes").appendingPathComponent(file)
         return try JSONDecoder().decode(Fixture.self, from: Data(contentsOf: url))
     }
 

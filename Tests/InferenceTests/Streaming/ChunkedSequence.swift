@@ -68,12 +68,3 @@ struct ChunkedSequence {
     }
 }
 
-/// The largest |actual − expected| over all elements, and the magnitude it is judged against:
-/// 1, or the largest |expected| when that is larger.
-func scaledDifference(_ actual: Tensor, _ expected: Tensor) throws -> (difference: Float, scale: Float) {
-    let a = try actual.scalars(as: Float.self)
-    let e = try expected.scalars(as: Float.self)
-    guard actual.shape == expected.shape else { throw ChunkedSequence.Mismatch(description: "shape \(actual.shape), expected \(expected.shape)") }
-    let difference = zip(a, e).map { abs($0 - $1) }.max() ?? 0
-    return (difference, max(1, e.map { abs($0) }.max() ?? 0))
-}

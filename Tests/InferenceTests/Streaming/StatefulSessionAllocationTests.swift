@@ -34,7 +34,7 @@ import TestSupport
     func runAllocatesNothing(model: Model) throws {
         // OpenBLAS's threaded SGEMM mallocs a work buffer per call; real-time use is single-threaded.
         openblas_set_num_threads(1)
-        let graph = try Graph(model: try ModelProto(contentsOfFile: try Fixtures.model(model.path)))
+        let graph = try Graph(model: try ModelProto(contentsOfFile: try RepositoryFiles.model(model.path)))
         var inputs = try model.shapes.mapValues { try Tensor(zeros: .float32, shape: $0) }
         for (name, value) in model.scalars { inputs[name] = Tensor(scalar: value) }
         let session = try StatefulSession(graph: graph, carrying: model.carries, inputs: inputs)

@@ -20,7 +20,7 @@ import TestSupport
     func runAllocatesNothing(graphName: String) throws {
         // OpenBLAS's threaded SGEMM mallocs a work buffer per call; real-time use is single-threaded.
         openblas_set_num_threads(1)
-        let plan = try StreamingPlan(graph: try DFN3StreamingTests.graph(graphName))
+        let plan = try StreamingPlan(graph: try DFN3GraphTests.graph(graphName))
         let snapshot = plan.makeState()
         var generator = SystemRandomNumberGenerator()
         for input in plan.inputs {

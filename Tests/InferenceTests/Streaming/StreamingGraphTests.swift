@@ -2,18 +2,21 @@ import Foundation
 import Inference
 import ONNX
 import Testing
+import TestSupport
 
 /// Small graphs written with the `onnx` package (Scripts/gen-streaming-graphs.py), streamed chunk
 /// by chunk, against onnxruntime (the `onnx` reference evaluator for the batch-major GRU, which
 /// onnxruntime does not run) over the whole 42-frame sequence.
 ///
-/// Tolerance 1e-5, relative to the output's largest magnitude when that exceeds 1: the weights
-/// and inputs are O(1), every output element sums at most 72 products and passes through at most
-/// 42 GRU steps, so float32 rounding in a different summation order stays near 1e-6; a dropped
-/// or misplaced history frame or a lost hidden state changes outputs by O(0.1).
+/// Compared on `GraphExecutor.streaming` as the DFN3 graphs are (`compare(_:on:of:within:judgedOn:)`).
 @Suite struct StreamingGraphTests {
     static let cases = ["conv1d_dilated", "conv2d_freq_pad", "gru_two_layers", "gru_batch_major", "mixed_chain", "elementwise_chain"]
-    static let tolerance: Float = 1e-5
+
+    /// `Tolerance.approximate`, judged on each output's largest magnitude: the weights and inputs
+    /// are O(1), every output element sums at most 72 products and passes through at most 42 GRU
+    /// steps, so float32 rounding in a different summation order stays near 1e-6; a dropped or
+    /// misplaced history frame or a lost hidden state changes outputs by O(0.1).
+    static let tolerance = Tolerance.approximate
 
     struct Case {
         let graph: Graph
@@ -21,7 +24,7 @@ import Testing
         let expected: [String: Tensor]
 
         init(_ name: String) throws {
-            let folder = try Fixtures.generated("streaming-graphs").appendingPathComponent("cases/\(name)")
+            let folder = try RepositoryFiles.generated("streaming-graphs").appendingPathComponent("cases/\(name)")
             graph = try Graph(model: try ModelProto(contentsOfFile: folder.appendingPathComponent("model.onnx").path))
             var inputs: [String: Tensor] = [:]
             for name in graph.inputNames {
@@ -40,28 +43,29 @@ import Testing
         func check(_ outputs: [String: Tensor], _ label: String) throws {
             for (name, expected) in self.expected {
                 let actual = try #require(outputs[name], "\(label): no output \(name)")
-                let (difference, scale) = try scaledDifference(actual, expected)
-                #expect(difference <= StreamingGraphTests.tolerance * scale, "\(label) \(name): max |diff| \(difference), scale \(scale)")
+                let problem = mismatch(actual, expected, StreamingGraphTests.tolerance, judgedOn: .largest)
+                #expect(problem == nil, "\(label) \(name): \(problem ?? "")")
+            }
+        }
+
+        /// Runs the case on `executor` and expects every output within the tolerance.
+        func expectMatches(on executor: GraphExecutor, _ name: String) throws {
+            let reference = ReferenceRun(label: name, inputs: sequence.inputs, expected: expected)
+            for comparison in try compare([reference], on: executor, of: graph, within: StreamingGraphTests.tolerance, judgedOn: .largest) {
+                #expect(comparison.mismatch == nil, "\(comparison)")
             }
         }
     }
 
     @Test(arguments: cases, [1, 7, 42])
     func streamedChunksMatchWholeSequence(caseName: String, framesPerRun: Int) throws {
-        let test = try Case(caseName)
-        let plan = try StreamingPlan(graph: test.graph, framesPerRun: framesPerRun)
-        let outputs = try test.sequence.run([(plan, test.sequence.frames / framesPerRun)])
-        try test.check(outputs, "\(caseName) in chunks of \(framesPerRun)")
+        try Case(caseName).expectMatches(on: .streaming(framesPerRun: framesPerRun, tail: 0), caseName)
     }
 
     /// Chunks of 5 and a 2-frame tail on a second plan that takes over the carried state.
     @Test(arguments: cases)
     func stateMovesBetweenChunkLengths(caseName: String) throws {
-        let test = try Case(caseName)
-        let chunks = try StreamingPlan(graph: test.graph, framesPerRun: 5)
-        let tail = try StreamingPlan(graph: test.graph, framesPerRun: 2)
-        let outputs = try test.sequence.run([(chunks, 8), (tail, 1)])
-        try test.check(outputs, "\(caseName) as 8 × 5 + 2 frames")
+        try Case(caseName).expectMatches(on: .streaming(framesPerRun: 5, tail: 2), caseName)
     }
 
     @Test func carriedStatesAreFoundFromTheGraph() throws {
@@ -123,7 +127,7 @@ import Testing
 
     @Test(arguments: refusals.map(\.name))
     func refusesWhatCannotBeStreamed(name: String) throws {
-        let folder = try Fixtures.generated("streaming-graphs").appendingPathComponent("refusals/\(name)")
+        let folder = try RepositoryFiles.generated("streaming-graphs").appendingPathComponent("refusals/\(name)")
         let graph = try Graph(model: try ModelProto(contentsOfFile: folder.appendingPathComponent("model.onnx").path))
         let reason = try #require(Self.refusals.first { $0.name == name }?.reason)
         do {

@@ -21,7 +21,7 @@ enum GraphCorruption {
         of graphName: String, seed: UInt64, rounds: Int, label: String, sampleEvery: Int,
         _ attempt: (ModelProto, Int) throws -> Void
     ) throws -> Outcomes {
-        let original = try ModelProto(contentsOfFile: try Fixtures.dfn3Model(graphName))
+        let original = try ModelProto(contentsOfFile: try RepositoryFiles.dfn3Model(graphName))
         var random = SplitMix64(seed: seed)
         var outcomes = Outcomes()
         for round in 0..<rounds {
