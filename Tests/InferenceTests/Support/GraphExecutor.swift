@@ -222,7 +222,7 @@ struct BatchedRun {
             throw GraphExecutor.Refusal(description: "float32 tensors with a time axis expected")
         }
         let frameLayout = AxisSliceLayout(shape: source.shape, axis: timeAxis)
-        var one = [Float](repeating: 0, count: frameLayout.floatsPerSlice)
+        var one = [Float](repeating: 0, count: frameLayout.outer * frameLayout.inner)
         one.withUnsafeMutableBufferPointer {
             frameLayout.copySlice(frame, of: from.baseAddress!, count: source.shape[timeAxis], to: 0, of: $0.baseAddress!, count: 1)
             let slots = batchAxis.map { AxisSliceLayout(shape: destination.shape, axis: $0) } ?? AxisSliceLayout(shape: [1] + destination.shape, axis: 0)
@@ -236,7 +236,7 @@ struct BatchedRun {
             throw GraphExecutor.Refusal(description: "float32 tensors with a time axis expected")
         }
         let slots = batchAxis.map { AxisSliceLayout(shape: source.shape, axis: $0) } ?? AxisSliceLayout(shape: [1] + source.shape, axis: 0)
-        var one = [Float](repeating: 0, count: slots.floatsPerSlice)
+        var one = [Float](repeating: 0, count: slots.outer * slots.inner)
         one.withUnsafeMutableBufferPointer {
             slots.copySlice(slot, of: from.baseAddress!, count: batchAxis.map { source.shape[$0] } ?? 1, to: 0, of: $0.baseAddress!, count: 1)
             AxisSliceLayout(shape: destination.shape, axis: timeAxis)
