@@ -55,6 +55,7 @@ let package = Package(
         .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CJack", pkgConfig: "jack", providers: [.apt(["libjack-jackd2-dev"])]),
 
         .target(name: "Protobuf", swiftSettings: vectorISA),
@@ -77,7 +78,7 @@ let package = Package(
         // Every model behind the seam, found by name or folder: what commands and hosts choose from.
         .target(name: "ModelCatalog", dependencies: ["Enhancement", "DeepFilter", "GTCRN"], swiftSettings: vectorISA),
         // Many files per command: manifests, shards, results, reports.
-        .target(name: "Corpus", dependencies: ["Enhancement", "ModelCatalog", "DSP"], swiftSettings: vectorISA),
+        .target(name: "Corpus", dependencies: ["Enhancement", "ModelCatalog", "DSP", "CCrypto"], swiftSettings: vectorISA),
         // SVG for every chart the commands, the simulator and the benchmarks draw; nothing of ours below it.
         .target(name: "Plotting"),
         .target(name: "Realtime", dependencies: ["Enhancement", "DSP", "Plotting"], swiftSettings: vectorISA),
