@@ -87,12 +87,6 @@ struct CorpusScenario: BenchmarkScenario {
         lines += ["", String(format: "2 jobs / 1 job: %.2f× (%.2f–%.2f) files per second, median of the rounds", sorted[sorted.count / 2],
                              sorted.first!, sorted.last!)]
         let markdown = lines.joined(separator: "\n")
-        print(markdown)
-        if let path = options.string("--json") {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            try encoder.encode(results).write(to: URL(fileURLWithPath: path))
-        }
-        if let path = options.string("--markdown") { try markdown.write(toFile: path, atomically: true, encoding: .utf8) }
+        try options.publish(results, markdown: markdown)
     }
 }

@@ -102,13 +102,7 @@ struct MemoryScenario: BenchmarkScenario {
             return Verdict(mode: mode, ratio: ratio, flat: ratio <= Self.flatRatio)
         }
         let markdown = Self.markdown(results: results, verdicts: verdicts, clip: clip, lengthCount: lengths.count)
-        print(markdown)
-        if let jsonPath = options.string("--json") {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            try encoder.encode(MemoryReport(clip: clip, results: results, verdicts: verdicts)).write(to: URL(fileURLWithPath: jsonPath))
-        }
-        if let markdownPath = options.string("--markdown") { try markdown.write(toFile: markdownPath, atomically: true, encoding: .utf8) }
+        try options.publish(MemoryReport(clip: clip, results: results, verdicts: verdicts), markdown: markdown)
     }
 
     /// The executable called `name` in the directory of the running dfbench (the same build).

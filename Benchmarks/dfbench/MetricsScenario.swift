@@ -83,13 +83,7 @@ struct MetricsScenario: BenchmarkScenario {
                           ratioMax: sorted.last!, rounds: runs)
         }
         let markdown = Self.markdown(results, runs: runs)
-        print(markdown)
-        if let path = options.string("--json") {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            try encoder.encode(results).write(to: URL(fileURLWithPath: path))
-        }
-        if let path = options.string("--markdown") { try markdown.write(toFile: path, atomically: true, encoding: .utf8) }
+        try options.publish(results, markdown: markdown)
     }
 
     static func markdown(_ results: [Result], runs: Int) -> String {

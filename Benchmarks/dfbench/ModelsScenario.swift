@@ -94,13 +94,7 @@ struct ModelsScenario: BenchmarkScenario {
                 ratio: sorted[sorted.count / 2], ratioMin: sorted.first!, ratioMax: sorted.last!, target: workload.target, rounds: runs)
         }
         let markdown = Self.markdown(results, runs: runs)
-        print(markdown)
-        if let path = options.string("--json") {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            try encoder.encode(results).write(to: URL(fileURLWithPath: path))
-        }
-        if let path = options.string("--markdown") { try markdown.write(toFile: path, atomically: true, encoding: .utf8) }
+        try options.publish(results, markdown: markdown)
     }
 
     static func markdown(_ results: [Result], runs: Int) -> String {

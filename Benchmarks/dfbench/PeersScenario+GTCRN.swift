@@ -67,13 +67,7 @@ extension PeersScenario {
             lines.append(String(format: "| deepfilterkit %@ | %.2f× (%.2f–%.2f) |", ratio.oursMode, ratio.median, ratio.min, ratio.max))
         }
         let markdown = lines.joined(separator: "\n")
-        print(markdown)
-        if let path = options.string("--json") {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            try encoder.encode(PeerReport(results: results, pairedRatios: ratios, openblasCore: nil)).write(to: URL(fileURLWithPath: path))
-        }
-        if let path = options.string("--markdown") { try markdown.write(toFile: path, atomically: true, encoding: .utf8) }
+        try options.publish(PeerReport(results: results, pairedRatios: ratios, openblasCore: nil), markdown: markdown)
     }
 
     /// One pass of a streaming enhancer over `samples`, one hop per call from a fresh state, whole

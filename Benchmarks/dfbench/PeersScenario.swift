@@ -96,7 +96,6 @@ struct PeersScenario: BenchmarkScenario {
         let clip = options.string("--clip") ?? "Tests/Fixtures/generated/sample/noisy_speech.wav"
         let directory = options.string("--models") ?? "Models/DeepFilterNet3"
         let runs = try options.positiveInt("--runs") ?? 5
-        let jsonPath = options.string("--json"), markdownPath = options.string("--markdown"), svgPath = options.string("--svg")
         let workload = try EnhancementWorkload(clip: clip, models: directory, scenario: name)
         let samples = workload.samples
         let offline = try OfflineEnhancer(bundle: workload.bundle)
@@ -125,15 +124,9 @@ struct PeersScenario: BenchmarkScenario {
         let peers = Entrant.peers.map { Self.result($0, series[$0]!) }
         let ratios = Entrant.ours.flatMap { mine in Entrant.peers.map { Self.pairedRatio(mine, series[mine]!, over: $0, series[$0]!) } }
         let markdown = Self.markdown(ours: ours, peers: peers, ratios: ratios, clip: clip, seconds: Double(samples.count) / 48_000, runs: runs)
-        print(markdown)
-        if let jsonPath {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            let report = PeerReport(results: ours + peers, pairedRatios: ratios, openblasCore: OpenBLASEnvironment.loadedCore)
-            try encoder.encode(report).write(to: URL(fileURLWithPath: jsonPath))
-        }
-        if let markdownPath { try markdown.write(toFile: markdownPath, atomically: true, encoding: .utf8) }
-        if let svgPath { try BarChart(results: ours + peers).svg.write(toFile: svgPath, atomically: true, encoding: .utf8) }
+        try options.publish(PeerReport(results: ours + peers, pairedRatios: ratios, openblasCore: OpenBLASEnvironment.loadedCore),
+                            markdown: markdown)
+        if let svgPath = options.string("--svg") { try BarChart(results: ours + peers).svg.write(toFile: svgPath, atomically: true, encoding: .utf8) }
     }
 
     /// Audio duration the real-time runtime processes: the clip in whole hops plus 3 flush hops.

@@ -93,14 +93,8 @@ struct StreamBatchScenario: BenchmarkScenario {
                             sustainedStreams: measured.filter(\.realTime).map(\.batch).max() ?? 0, official: official,
                             openblasCore: OpenBLASEnvironment.loadedCore)
         let markdown = Self.markdown(report)
-        print(markdown)
-        if let path = options.string("--markdown") { try (markdown + "\n").write(toFile: path, atomically: true, encoding: .utf8) }
+        try options.publish(report, markdown: markdown + "\n")
         if let path = options.string("--svg") { try StreamCapacityChart(report: report).svg.write(toFile: path, atomically: true, encoding: .utf8) }
-        if let path = options.string("--json") {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            try encoder.encode(report).write(to: URL(fileURLWithPath: path), options: .atomic)
-        }
     }
 
     /// Times `hops` steps of a batch of `batchSize` streams (after 20 untimed ones); stream k
