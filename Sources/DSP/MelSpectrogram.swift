@@ -15,10 +15,8 @@ public final class MelSpectrogram {
     public let filters: MelFilterBank
     public var bandCount: Int { filters.bandCount }
     private let window: [Float]
-    private let frame: UnsafeMutablePointer<Float>
-    private let bins: UnsafeMutablePointer<fftwf_complex>
+    private let transform: RealFFT
     private let power: UnsafeMutableBufferPointer<Float>
-    private let plan: fftwf_plan
 
     /// - Throws: `DSPError` for a size, hop, band count or rate below 1.
     public init(sampleRate: Int, fftSize: Int, hopSize: Int, bandCount: Int) throws {
@@ -30,20 +28,12 @@ public final class MelSpectrogram {
         filters = MelFilterBank(sampleRate: sampleRate, fftSize: fftSize, bandCount: bandCount)
         window = HannWindow.make(length: fftSize)
         let binCount = fftSize / 2 + 1
-        frame = FFTWPlanner.allocateFloats(fftSize)
-        bins = UnsafeMutableRawPointer(FFTWPlanner.allocateFloats(2 * binCount)).bindMemory(to: fftwf_complex.self, capacity: binCount)
+        transform = RealFFT(size: fftSize)
         power = .allocate(capacity: binCount)
         power.initialize(repeating: 0)
-        let frameBuffer = frame, binBuffer = bins
-        plan = FFTWPlanner.withPlanningLock {
-            fftwf_plan_dft_r2c_1d(Int32(fftSize), frameBuffer, binBuffer, UInt32(FFTW_ESTIMATE))
-        }
     }
 
     deinit {
-        FFTWPlanner.withPlanningLock { fftwf_destroy_plan(plan) }
-        fftwf_free(frame)
-        fftwf_free(bins)
         power.deallocate()
     }
 
@@ -58,7 +48,7 @@ public final class MelSpectrogram {
         let frames = frameCount(forSampleCount: signal.count), bands = bandCount
         precondition(output.count >= frames * bands, "MelSpectrogram: output holds \(output.count), needs \(frames * bands)")
         let padding = fftSize / 2, binCount = fftSize / 2 + 1
-        let spectrum = UnsafeMutableRawPointer(bins).assumingMemoryBound(to: Float.self)
+        let frame = transform.frame, spectrum = transform.bins
         window.withUnsafeBufferPointer { window in
             for t in 0..<frames {
                 let start = t * hopSize - padding
@@ -66,7 +56,7 @@ public final class MelSpectrogram {
                     let index = start + n
                     frame[n] = index >= 0 && index < signal.count ? signal[index] * window[n] : 0
                 }
-                fftwf_execute(plan)
+                transform.execute()
                 for bin in 0..<binCount {
                     let re = spectrum[2 * bin], im = spectrum[2 * bin + 1]
                     power[bin] = re * re + im * im

@@ -19,10 +19,8 @@ public final class STFTAnalyzer {
     /// Applied to every FFT output value.
     public let scale: Float
 
-    private let frame: UnsafeMutablePointer<Float>
-    private let bins: UnsafeMutablePointer<fftwf_complex>
+    private let transform: RealFFT
     private let memory: UnsafeMutablePointer<Float>
-    private let plan: fftwf_plan
 
     /// libDF's analysis. - Throws: `DSPError` unless `fftSize == 2·hopSize` and `hopSize > 0`
     /// (the Vorbis window is power-complementary only at 50 % overlap).
@@ -36,27 +34,18 @@ public final class STFTAnalyzer {
         self.hopSize = hopSize
         window = configuration.analysisWindow
         scale = configuration.analysisScale
-        let binCount = fftSize / 2 + 1
-        frame = FFTWPlanner.allocateFloats(fftSize)
+        transform = RealFFT(size: fftSize)
         memory = FFTWPlanner.allocateFloats(hopSize)
-        let binFloats = FFTWPlanner.allocateFloats(2 * binCount)
-        bins = UnsafeMutableRawPointer(binFloats).bindMemory(to: fftwf_complex.self, capacity: binCount)
-        let frameBuffer = frame, binBuffer = bins
-        plan = FFTWPlanner.withPlanningLock {
-            fftwf_plan_dft_r2c_1d(Int32(fftSize), frameBuffer, binBuffer, UInt32(FFTW_ESTIMATE))
-        }
     }
 
     deinit {
-        FFTWPlanner.withPlanningLock { fftwf_destroy_plan(plan) }
-        fftwf_free(frame)
-        fftwf_free(bins)
         fftwf_free(memory)
     }
 
     /// Analyses one hop. `hop.count` must be `hopSize`, `spectrum.count` at least `2·binCount`.
     public func analyze(hop: UnsafeBufferPointer<Float>, into spectrum: UnsafeMutableBufferPointer<Float>) {
         precondition(hop.count == hopSize && spectrum.count >= 2 * binCount, "STFTAnalyzer: buffer sizes")
+        let frame = transform.frame
         window.withUnsafeBufferPointer { w in
             for n in 0..<hopSize {
                 frame[n] = memory[n] * w[n]
@@ -64,8 +53,8 @@ public final class STFTAnalyzer {
                 memory[n] = hop[n]
             }
         }
-        fftwf_execute(plan)
-        let output = UnsafeMutableRawPointer(bins).assumingMemoryBound(to: Float.self)
+        transform.execute()
+        let output = transform.bins
         for i in 0..<(2 * binCount) {
             spectrum[i] = output[i] * scale
         }

@@ -77,18 +77,8 @@ public struct Spectrogram: Sendable {
         let edgeScale = Float(1 / (windowSum * windowSum))
         let lastInterior = fftSize % 2 == 0 ? binCount - 2 : binCount - 1
 
-        let frame = FFTWPlanner.allocateFloats(fftSize)
-        let bins = FFTWPlanner.allocateFloats(2 * binCount)
-        defer {
-            fftwf_free(frame)
-            fftwf_free(bins)
-        }
-        let plan = FFTWPlanner.withPlanningLock {
-            fftwf_plan_dft_r2c_1d(Int32(fftSize), frame,
-                                  UnsafeMutableRawPointer(bins).bindMemory(to: fftwf_complex.self, capacity: binCount),
-                                  UInt32(FFTW_ESTIMATE))
-        }
-        defer { FFTWPlanner.withPlanningLock { fftwf_destroy_plan(plan) } }
+        let transform = RealFFT(size: fftSize)
+        let frame = transform.frame, bins = transform.bins
 
         signal.withUnsafeBufferPointer { samples in
             window.withUnsafeBufferPointer { window in
@@ -101,7 +91,7 @@ public struct Spectrogram: Sendable {
                         for n in 0..<first { frame[n] = 0 }
                         for n in first..<end { frame[n] = samples[start + n] * window[n] }
                         for n in end..<fftSize { frame[n] = 0 }
-                        fftwf_execute(plan)
+                        transform.execute()
                         let column = t / framesPerColumn
                         let row = column * binCount
                         for k in 0..<binCount {
