@@ -37,7 +37,7 @@ final class HostFixtures: Sendable {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("dfkit-hosts-\(getpid())")
         try? FileManager.default.removeItem(at: directory)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        plugin = try Subprocess.product("libdfkit-ladspa.so")
+        plugin = try ChildProcess.builtProduct("libdfkit-ladspa.so")
         let bundle = directory.appendingPathComponent("lv2/dfkit.lv2")
         try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
         for file in ["manifest.ttl", "dfkit.ttl"] {
@@ -68,12 +68,12 @@ final class HostFixtures: Sendable {
         try add("stereo48-pcm16", rate: 48_000, [speech48, other48], pcm16: true)
         self.clips = clips
 
-        let dfkit = try Subprocess.product("dfkit")
+        let dfkit = try ChildProcess.builtProduct("dfkit")
         var references: [String: [[Float]]] = [:]
         for (clip, model) in [("speech48", "dfn3"), ("speech16", "gtcrn"), ("speech48", "gtcrn"), ("stereo48", "dfn3"),
                               ("speech48-pcm16", "dfn3"), ("stereo48-pcm16", "dfn3"), ("speech48-pcm16", "gtcrn")] {
             let output = directory.appendingPathComponent("\(clip)-\(model)-reference.wav").path
-            let result = try Subprocess.run(dfkit, ["enhance", clips[clip]!.wav, "-o", output, "--streaming", "--float", "--model", model],
+            let result = try ChildProcess.run(dfkit, ["enhance", clips[clip]!.wav, "-o", output, "--streaming", "--float", "--model", model],
                                             environment: ["DFKIT_MODEL_DIR": RepositoryFiles.root.appendingPathComponent("Models").path])
             guard result.succeeded else { throw Subprocess.Missing(description: "dfkit enhance failed: \(result.standardError)") }
             references["\(clip)/\(model)"] = try AudioFileReader.read(path: output).channels

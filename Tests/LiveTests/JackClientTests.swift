@@ -70,7 +70,7 @@ import TestSupport
             let jackWait = try Subprocess.tool("jack_wait", package: "jackd2")
             for _ in 0..<100 {
                 guard process.isRunning else { return false }
-                let result = try Subprocess.run(jackWait, ["-c"], environment: ["JACK_DEFAULT_SERVER": name])
+                let result = try ChildProcess.run(jackWait, ["-c"], environment: ["JACK_DEFAULT_SERVER": name])
                 if result.succeeded && result.standardOutput.contains("running") { return true }
                 usleep(100_000)
             }
@@ -88,7 +88,7 @@ import TestSupport
         return (path, reference[0])
     }
 
-    static func json(_ output: Subprocess.Output, _ server: Server) throws -> [String: Any] {
+    static func json(_ output: ChildProcess.Output, _ server: Server) throws -> [String: Any] {
         try #require(output.succeeded, "dfkit live failed (\(output.status)): \(output.standardError)\njackd (running: \(server.process.isRunning)): \(server.output)\n/dev/shm: \((try? FileManager.default.contentsOfDirectory(atPath: "/dev/shm")) ?? [])")
         return try #require(try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any])
     }
@@ -110,7 +110,7 @@ import TestSupport
             let server = try Server(period: period)
             defer { server.stop() }
             output = try HostFixtures.get().scratch("jack-\(period).wav")
-            let result = try Subprocess.run(try Subprocess.product("dfkit"), ["live", "--jack", "--input", input, "--output", output, "--json"],
+            let result = try ChildProcess.run(try ChildProcess.builtProduct("dfkit"), ["live", "--jack", "--input", input, "--output", output, "--json"],
                                             environment: try HostFixtures.get().environment.merging(["JACK_DEFAULT_SERVER": server.name]) { $1 })
             report = try Self.json(result, server)
             let xrunLines = server.output.split(separator: "\n").filter { $0.contains("XRun") }
@@ -139,7 +139,7 @@ import TestSupport
         let server = try Server(period: 480)
         defer { server.stop() }
         let fixtures = try HostFixtures.get()
-        let result = try Subprocess.run(try Subprocess.product("dfkit"), ["live", "--jack", "--model", "gtcrn", "--input", fixtures.clip("speech48").wav],
+        let result = try ChildProcess.run(try ChildProcess.builtProduct("dfkit"), ["live", "--jack", "--model", "gtcrn", "--input", fixtures.clip("speech48").wav],
                                         environment: fixtures.environment.merging(["JACK_DEFAULT_SERVER": server.name]) { $1 })
         try #require(result.succeeded, "\(result.standardError)")
         for line in ["jack live: gtcrn on server '\(server.name)' at 48000 Hz, period 480 frames", "  latency ", "  callbacks ", ", xruns ",
@@ -149,15 +149,15 @@ import TestSupport
     }
 
     @Test func refusalsNameWhatIsWrong() throws {
-        let dfkit = try Subprocess.product("dfkit")
+        let dfkit = try ChildProcess.builtProduct("dfkit")
         let fixtures = try HostFixtures.get()
-        let noJack = try Subprocess.run(dfkit, ["live", "--input", fixtures.clip("speech48").wav])
+        let noJack = try ChildProcess.run(dfkit, ["live", "--input", fixtures.clip("speech48").wav])
         #expect(noJack.status == 1 && noJack.standardError.contains("--jack is required"), "\(noJack.standardError)")
-        let noServer = try Subprocess.run(dfkit, ["live", "--jack", "--seconds", "1"], environment: ["JACK_DEFAULT_SERVER": "dfkit-nobody-\(getpid())"])
+        let noServer = try ChildProcess.run(dfkit, ["live", "--jack", "--seconds", "1"], environment: ["JACK_DEFAULT_SERVER": "dfkit-nobody-\(getpid())"])
         #expect(noServer.status == 1 && noServer.standardError.contains("cannot reach the JACK server 'dfkit-nobody-\(getpid())'"), "\(noServer.standardError)")
         let server = try Server(period: 256)
         defer { server.stop() }
-        let wrongRate = try Subprocess.run(dfkit, ["live", "--jack", "--input", fixtures.clip("speech16").wav],
+        let wrongRate = try ChildProcess.run(dfkit, ["live", "--jack", "--input", fixtures.clip("speech16").wav],
                                            environment: fixtures.environment.merging(["JACK_DEFAULT_SERVER": server.name]) { $1 })
         #expect(wrongRate.status == 1 && wrongRate.standardError.contains("is 16000 Hz but the JACK server runs at 48000 Hz"), "\(wrongRate.standardError)")
     }

@@ -16,7 +16,7 @@ import TestSupport
 
     /// Runs plugin-host on `plugin`'s clip; returns its key/value report and output.
     static func host(_ plugin: PluginCase, lv2: Bool = false, rate: Int? = nil, input: String? = nil, options: [String] = [],
-                     environment: [String: String?] = [:]) throws -> (values: [String: String], output: [[Float]], result: Subprocess.Output) {
+                     environment: [String: String?] = [:]) throws -> (values: [String: String], output: [[Float]], result: ChildProcess.Output) {
         let fixtures = try HostFixtures.get()
         let output = fixtures.scratch("out.f32")
         defer { try? FileManager.default.removeItem(atPath: output) }
@@ -26,7 +26,7 @@ import TestSupport
             arguments += ["--bundle", fixtures.lv2Directory.appendingPathComponent("dfkit.lv2").path + "/", "--ports", plugin.lv2Ports]
             arguments += plugin.controls.flatMap { ["--control", "\($0.0)=\($0.1)"] }
         }
-        let result = try Subprocess.run(try Subprocess.product("plugin-host"), arguments + options,
+        let result = try ChildProcess.run(try ChildProcess.builtProduct("plugin-host"), arguments + options,
                                         environment: fixtures.environment.merging(environment) { $1 })
         let samples = FileManager.default.fileExists(atPath: output) ? try HostFixtures.readRaw(output, channels: plugin.channels) : []
         return (result.values, samples, result)
@@ -34,7 +34,7 @@ import TestSupport
 
     /// Checks the report and the output against the reference; returns the largest difference.
     @discardableResult
-    static func expectReference(_ plugin: PluginCase, _ run: (values: [String: String], output: [[Float]], result: Subprocess.Output),
+    static func expectReference(_ plugin: PluginCase, _ run: (values: [String: String], output: [[Float]], result: ChildProcess.Output),
                                 reference: [[Float]]? = nil, _ context: String) throws -> Float {
         try #require(run.result.succeeded, "\(context): plugin-host failed (\(run.result.status)): \(run.result.standardError)")
         let latency = try plugin.expectedLatency()
@@ -94,10 +94,10 @@ import TestSupport
             const LADSPA_Descriptor *ladspa_descriptor(unsigned long i) { return i == 0 ? &descriptor : 0; }
             """.write(toFile: source, atomically: true, encoding: .utf8)
         let compiler = try Subprocess.tool("clang", package: "the Swift toolchain's clang")
-        let compiled = try Subprocess.run(compiler, ["-shared", "-fPIC", "-o", probe, source])
+        let compiled = try ChildProcess.run(compiler, ["-shared", "-fPIC", "-o", probe, source])
         try #require(compiled.succeeded, "\(compiled.standardError)")
         let clip = try HostFixtures.get().clip("speech48").raw
-        let result = try Subprocess.run(try Subprocess.product("plugin-host"), ["ladspa", probe, "probe", "48000", clip, "-", "--count-realtime", "--warmup", "0"])
+        let result = try ChildProcess.run(try ChildProcess.builtProduct("plugin-host"), ["ladspa", probe, "probe", "48000", clip, "-", "--count-realtime", "--warmup", "0"])
         try #require(result.succeeded, "\(result.standardError)")
         let calls = Int(result.values["frames"] ?? "") .map { ($0 + 255) / 256 } ?? 0
         for key in ["allocations", "locks", "sleeps", "yields"] {
@@ -158,7 +158,7 @@ import TestSupport
         let copy = folder + "/libdfkit-ladspa.so"
         try FileManager.default.copyItem(atPath: fixtures.plugin.path, toPath: copy)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let result = try Subprocess.run(try Subprocess.product("plugin-host"),
+        let result = try ChildProcess.run(try ChildProcess.builtProduct("plugin-host"),
                                         ["ladspa", copy, "dfkit_dfn3_mono", "48000", fixtures.clip("speech48").raw, "-"],
                                         environment: ["DFKIT_MODEL_DIR": folder + "/nothing-here"])
         #expect(result.exited && result.status == 3)
@@ -211,7 +211,7 @@ import TestSupport
     /// `dfkit enhance --streaming --float` of a file written for one test.
     static func referenceFor(_ wav: String, model: String) throws -> [[Float]] {
         let output = wav.replacingOccurrences(of: ".wav", with: "-reference.wav")
-        let result = try Subprocess.run(try Subprocess.product("dfkit"), ["enhance", wav, "-o", output, "--streaming", "--float", "--model", model],
+        let result = try ChildProcess.run(try ChildProcess.builtProduct("dfkit"), ["enhance", wav, "-o", output, "--streaming", "--float", "--model", model],
                                         environment: try HostFixtures.get().environment)
         try #require(result.succeeded, "dfkit enhance: \(result.standardError)")
         return try AudioFileReader.read(path: output).channels

@@ -24,7 +24,7 @@ import TestSupport
         let output = fixtures.scratch("sox.wav")
         defer { try? FileManager.default.removeItem(atPath: output) }
         // sox takes every control from its port's default when none is given (the latency port too).
-        let result = try Subprocess.run(try Subprocess.tool("sox", package: "sox"),
+        let result = try ChildProcess.run(try Subprocess.tool("sox", package: "sox"),
                                         ["--buffer", "\(buffer)", fixtures.clip(plugin.clip).wav, "-e", "floating-point", "-b", "32", output,
                                          "ladspa", "libdfkit-ladspa", plugin.label], environment: fixtures.environment)
         try #require(result.succeeded, "sox: \(result.standardError)")
@@ -39,7 +39,7 @@ import TestSupport
         let fixtures = try HostFixtures.get()
         let output = fixtures.scratch("applyplugin.wav")
         defer { try? FileManager.default.removeItem(atPath: output) }
-        let result = try Subprocess.run(try Subprocess.tool("applyplugin", package: "ladspa-sdk"),
+        let result = try ChildProcess.run(try Subprocess.tool("applyplugin", package: "ladspa-sdk"),
                                         [fixtures.clip(clip).wav, output, fixtures.plugin.path, plugin.label] + controls,
                                         environment: fixtures.environment)
         try #require(result.succeeded, "applyplugin: \(result.standardError)")
@@ -53,7 +53,7 @@ import TestSupport
         let fixtures = try HostFixtures.get()
         let output = fixtures.scratch("lv2apply.wav")
         defer { try? FileManager.default.removeItem(atPath: output) }
-        let result = try Subprocess.run(try Subprocess.tool("lv2apply", package: "lilv-utils"),
+        let result = try ChildProcess.run(try Subprocess.tool("lv2apply", package: "lilv-utils"),
                                         ["-i", fixtures.clip(plugin.clip).wav, "-o", output, plugin.uri], environment: fixtures.environment)
         try #require(result.succeeded, "lv2apply: \(result.standardError)")
         let difference = HostFixtures.largestDifference(try Self.read(output), shiftedBy: try plugin.expectedLatency(),
@@ -67,7 +67,7 @@ import TestSupport
     func lv2bench(plugin: PluginCase, block: Int) throws {
         let fixtures = try HostFixtures.get()
         let frames = block == 1 ? 48_000 : 1 << 19
-        let result = try Subprocess.run(try Subprocess.tool("lv2bench", package: "lilv-utils"),
+        let result = try ChildProcess.run(try Subprocess.tool("lv2bench", package: "lilv-utils"),
                                         ["-b", "\(block)", "-n", "\(frames)", plugin.uri], environment: fixtures.environment)
         try #require(result.succeeded, "lv2bench -b \(block): \(result.standardError)")
         let fields = result.standardOutput.split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
@@ -81,7 +81,7 @@ import TestSupport
     @Test(arguments: [PluginCase.dfn3Mono, .dfn3Stereo, .gtcrnMono])
     func theBundleDescribesTheSamePortsAsTheDescriptor(plugin: PluginCase) throws {
         let fixtures = try HostFixtures.get()
-        let info = try Subprocess.run(try Subprocess.tool("lv2info", package: "lilv-utils"), [plugin.uri], environment: fixtures.environment)
+        let info = try ChildProcess.run(try Subprocess.tool("lv2info", package: "lilv-utils"), [plugin.uri], environment: fixtures.environment)
         try #require(info.succeeded, "lv2info: \(info.standardError)")
         let latencyIndex = plugin.lv2Ports.firstIndex(of: "l").map { plugin.lv2Ports.distance(from: plugin.lv2Ports.startIndex, to: $0) }!
         #expect(info.standardOutput.contains("Has latency:       yes, reported by port \(latencyIndex)"), "\(info.standardOutput)")
@@ -89,7 +89,7 @@ import TestSupport
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             return trimmed.hasPrefix("Name:") && !trimmed.contains("DeepFilterKit") ? String(trimmed.dropFirst(5)).trimmingCharacters(in: .whitespaces) : nil
         }
-        let analysis = try Subprocess.run(try Subprocess.tool("analyseplugin", package: "ladspa-sdk"), [fixtures.plugin.path, plugin.label])
+        let analysis = try ChildProcess.run(try Subprocess.tool("analyseplugin", package: "ladspa-sdk"), [fixtures.plugin.path, plugin.label])
         try #require(analysis.succeeded, "analyseplugin: \(analysis.standardError)")
         let ladspaNames = analysis.standardOutput.split(separator: "\"").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
             .filter { !$0.hasPrefix("DeepFilterKit") && $0 != plugin.label && !$0.hasPrefix("models:") }
