@@ -8,13 +8,14 @@ batches, asymmetric pads, output channels beyond a multiple of 16 or fewer than 
 and forms just outside the few-position path (five positions, a dilation, few outputs of
 several taps) that must still match.
 """
-import os
 import sys
 
 import numpy as np
 import onnx
 import onnxruntime as ort
 from onnx import helper, numpy_helper
+
+from node_cases import write_node_cases
 
 rng = np.random.default_rng(20261203)
 
@@ -86,22 +87,7 @@ def cases():
 def main():
     if len(sys.argv) != 2:
         sys.exit("usage: gen-few-position-convs.py OUTDIR")
-    out = sys.argv[1]
-    os.makedirs(out, exist_ok=True)
-    rows = []
-    for name, model, inputs, outputs in cases():
-        folder = os.path.join(out, name)
-        data = os.path.join(folder, "test_data_set_0")
-        os.makedirs(data, exist_ok=True)
-        onnx.save(model, os.path.join(folder, "model.onnx"))
-        for kind, arrays in (("input", inputs), ("output", outputs)):
-            for index, array in enumerate(arrays):
-                with open(os.path.join(data, f"{kind}_{index}.pb"), "wb") as f:
-                    f.write(numpy_helper.from_array(array).SerializeToString())
-        rows.append(name)
-    with open(os.path.join(out, "cases.txt"), "w") as f:
-        f.write("\n".join(rows) + "\n")
-    print(f"gen-few-position-convs: {len(rows)} cases", file=sys.stderr)
+    write_node_cases(sys.argv[1], cases(), "gen-few-position-convs")
 
 
 if __name__ == "__main__":

@@ -7,13 +7,14 @@ in OUTDIR/cases.txt, one a line. They cover what the ONNX suite leaves out and t
 reduce, pool and normalise, element-wise cache writes, negative indices, and the vector tails
 of the float32 kernels.
 """
-import os
 import sys
 
 import numpy as np
 import onnx
 import onnxruntime as ort
 from onnx import helper, numpy_helper
+
+from node_cases import write_node_cases
 
 rng = np.random.default_rng(20261202)
 ONNX_TYPES = {np.float32: onnx.TensorProto.FLOAT, np.float64: onnx.TensorProto.DOUBLE,
@@ -119,22 +120,7 @@ def cases():
 def main():
     if len(sys.argv) != 2:
         sys.exit("usage: gen-structural-ops.py OUTDIR")
-    out = sys.argv[1]
-    os.makedirs(out, exist_ok=True)
-    rows = []
-    for name, model, inputs, outputs in cases():
-        folder = os.path.join(out, name)
-        data = os.path.join(folder, "test_data_set_0")
-        os.makedirs(data, exist_ok=True)
-        onnx.save(model, os.path.join(folder, "model.onnx"))
-        for kind, arrays in (("input", inputs), ("output", outputs)):
-            for index, array in enumerate(arrays):
-                with open(os.path.join(data, f"{kind}_{index}.pb"), "wb") as f:
-                    f.write(numpy_helper.from_array(array).SerializeToString())
-        rows.append(name)
-    with open(os.path.join(out, "cases.txt"), "w") as f:
-        f.write("\n".join(rows) + "\n")
-    print(f"gen-structural-ops: {len(rows)} cases", file=sys.stderr)
+    write_node_cases(sys.argv[1], cases(), "gen-structural-ops")
 
 
 if __name__ == "__main__":
