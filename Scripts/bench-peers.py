@@ -33,16 +33,9 @@ import os
 import sys
 from pathlib import Path
 
-# One thread everywhere, before numpy/OpenBLAS/onnxruntime load (OpenBLAS starts its threads at load).
-for variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ[variable] = "1"
+from peer_process import ROOT, enter_single_threaded_venv
 
-ROOT = Path(__file__).resolve().parent.parent
-VENV = ROOT / ".venv"
-if Path(sys.prefix).resolve() != VENV.resolve():
-    if not (VENV / "bin" / "python").exists():
-        sys.exit("bench-peers: error: .venv is missing; run Scripts/setup")
-    os.execv(VENV / "bin" / "python", [str(VENV / "bin" / "python"), __file__, *sys.argv[1:]])
+enter_single_threaded_venv(__file__)
 
 import argparse
 import gc
