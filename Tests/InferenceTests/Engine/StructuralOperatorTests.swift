@@ -15,39 +15,13 @@ import TestSupport
     static let onnxRuntimeTolerance = Tolerance(absolute: 1e-6, relative: 1e-4)
 
     @Test func casesMatchOnnxRuntime() throws {
-        let root = try RepositoryFiles.generated("structural-ops")
-        let names = try Self.caseNames(in: root)
-        #expect(names.count >= 30, "expected the generated cases, found \(names.count)")
-        for name in names {
-            let testCase = ConformanceCase(
-                name: name, folder: root.appendingPathComponent(name), tolerance: Self.onnxRuntimeTolerance, status: "ok")
-            switch testCase.run() {
-            case .passed: break
-            case .failed(let reason): Issue.record("\(name): \(reason)")
-            case .unsupported(let reason, _): Issue.record("\(name) unsupported: \(reason)")
-            }
-        }
+        let cases = try GeneratedNodeCases("structural-ops")
+        #expect(cases.names.count >= 30, "expected the generated cases, found \(cases.names.count)")
+        for name in cases.names { cases.expectMatch(name, within: Self.onnxRuntimeTolerance) }
     }
 
     @Test func plannedKernelsDoNotAllocate() throws {
-        let root = try RepositoryFiles.generated("structural-ops")
-        for name in try Self.caseNames(in: root) {
-            let folder = root.appendingPathComponent(name)
-            let graph = try Graph(model: try ModelProto(contentsOfFile: folder.appendingPathComponent("model.onnx").path))
-            var inputs: [String: Tensor] = [:]
-            for (index, input) in graph.inputNames.enumerated() {
-                let url = folder.appendingPathComponent("test_data_set_0/input_\(index).pb")
-                inputs[input] = try Tensor(proto: try TensorProtoFile.read(url))
-            }
-            let plan = try OfflineExecutor(graph: graph).plan(for: inputs)
-            plan.execute()
-            let allocations = fewestAllocations { plan.execute() }
-            #expect(allocations == 0, "\(name): execute() allocated \(allocations) blocks")
-        }
-    }
-
-    static func caseNames(in root: URL) throws -> [String] {
-        try String(contentsOf: root.appendingPathComponent("cases.txt"), encoding: .utf8).split(separator: "\n").map(String.init)
+        try GeneratedNodeCases("structural-ops").expectPlannedKernelsDoNotAllocate()
     }
 
     /// data [5] ← updates at indices [[7], [-1], [-6], [2]]: 7 and −6 are out of range (after

@@ -35,17 +35,10 @@ struct ElementwiseOnnxRuntimeTests {
 
     @Test("matches onnxruntime", arguments: cases.keys.sorted())
     func matchesOnnxRuntime(name: String) throws {
-        let root = try RepositoryFiles.generated("elementwise-ops")
-        let testCase = ConformanceCase(name: name, folder: root.appendingPathComponent(name), tolerance: Self.cases[name]!, status: "ok")
-        switch testCase.run() {
-        case .passed: break
-        case .failed(let reason): Issue.record("\(name): \(reason)")
-        case .unsupported(let reason, _): Issue.record("\(name): unsupported: \(reason)")
-        }
+        try GeneratedNodeCases("elementwise-ops").expectMatch(name, within: Self.cases[name]!)
     }
 
     @Test func everyGeneratedCaseHasATolerance() throws {
-        let listing = try String(contentsOf: try RepositoryFiles.generated("elementwise-ops").appendingPathComponent("cases.txt"), encoding: .utf8)
-        #expect(Set(listing.split(separator: "\n").map(String.init)) == Set(Self.cases.keys))
+        #expect(Set(try GeneratedNodeCases("elementwise-ops").names) == Set(Self.cases.keys))
     }
 }

@@ -19,37 +19,15 @@ import TestSupport
     static let onnxRuntimeTolerance = Tolerance(absolute: 2e-5, relative: 1e-4)
 
     @Test func casesMatchOnnxRuntime() throws {
-        let root = try RepositoryFiles.generated("few-position-convs")
-        let names = try StructuralOperatorTests.caseNames(in: root)
-        #expect(names.count == 15, "expected the generated cases, found \(names.count)")
-        for name in names {
-            let testCase = ConformanceCase(
-                name: name, folder: root.appendingPathComponent(name), tolerance: Self.onnxRuntimeTolerance, status: "ok")
-            switch testCase.run() {
-            case .passed: break
-            case .failed(let reason): Issue.record("\(name): \(reason)")
-            case .unsupported(let reason, _): Issue.record("\(name) unsupported: \(reason)")
-            }
-        }
+        let cases = try GeneratedNodeCases("few-position-convs")
+        #expect(cases.names.count == 15, "expected the generated cases, found \(cases.names.count)")
+        for name in cases.names { cases.expectMatch(name, within: Self.onnxRuntimeTolerance) }
     }
 
     @Test func plannedKernelsDoNotAllocate() throws {
         // The forms outside the path (and every form without AVX-512) run OpenBLAS's SGEMM,
         // whose threaded build mallocs a work buffer per call; real-time use is single-threaded.
         openblas_set_num_threads(1)
-        let root = try RepositoryFiles.generated("few-position-convs")
-        for name in try StructuralOperatorTests.caseNames(in: root) {
-            let folder = root.appendingPathComponent(name)
-            let graph = try Graph(model: try ModelProto(contentsOfFile: folder.appendingPathComponent("model.onnx").path))
-            var inputs: [String: Tensor] = [:]
-            for (index, input) in graph.inputNames.enumerated() {
-                let url = folder.appendingPathComponent("test_data_set_0/input_\(index).pb")
-                inputs[input] = try Tensor(proto: try TensorProtoFile.read(url))
-            }
-            let plan = try OfflineExecutor(graph: graph).plan(for: inputs)
-            plan.execute()
-            let allocations = fewestAllocations { plan.execute() }
-            #expect(allocations == 0, "\(name): execute() allocated \(allocations) blocks")
-        }
+        try GeneratedNodeCases("few-position-convs").expectPlannedKernelsDoNotAllocate()
     }
 }
