@@ -1,57 +1,25 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <ladspa.h>
-#include <stdlib.h>
+#include <stddef.h>
 
 #include "dfkit_plugin.h"
+#include "host_instance.h"
 
 // LADSPA descriptors for the three plugins; the work happens behind dfkit_plugin_*.
-
-struct ladspa_instance {
-    const struct dfkit_plugin_layout *layout;
-    void *plugin;
-};
 
 // The shared object's own path, for finding the models installed beside it (set at load).
 static const char *own_path = "";
 
 static LADSPA_Handle instantiate(const LADSPA_Descriptor *descriptor, unsigned long sample_rate) {
     const struct dfkit_plugin_layout *layout = descriptor->ImplementationData;
-    void *plugin = dfkit_plugin_instantiate(layout->kind, (double)sample_rate, own_path);
-    if (plugin == NULL) return NULL;
-    struct ladspa_instance *instance = calloc(1, sizeof *instance);
-    if (instance == NULL) {
-        dfkit_plugin_cleanup(plugin);
-        return NULL;
-    }
-    instance->layout = layout;
-    instance->plugin = plugin;
-    return instance;
+    return host_instance_new(layout, dfkit_plugin_instantiate(layout->kind, (double)sample_rate, own_path));
 }
 
-static void connect_port(LADSPA_Handle handle, unsigned long index, LADSPA_Data *data) {
-    struct ladspa_instance *instance = handle;
-    if (instance == NULL || index >= instance->layout->port_count) return;
-    const struct dfkit_port *port = &instance->layout->ports[index];
-    dfkit_plugin_connect(instance->plugin, port->role, port->channel, data);
-}
-
-static void activate(LADSPA_Handle handle) {
-    struct ladspa_instance *instance = handle;
-    if (instance != NULL) dfkit_plugin_activate(instance->plugin);
-}
-
-static void run(LADSPA_Handle handle, unsigned long count) {
-    struct ladspa_instance *instance = handle;
-    if (instance != NULL) dfkit_plugin_run(instance->plugin, count);
-}
-
-static void cleanup(LADSPA_Handle handle) {
-    struct ladspa_instance *instance = handle;
-    if (instance == NULL) return;
-    dfkit_plugin_cleanup(instance->plugin);
-    free(instance);
-}
+static void connect_port(LADSPA_Handle handle, unsigned long index, LADSPA_Data *data) { host_instance_connect(handle, index, data); }
+static void activate(LADSPA_Handle handle) { host_instance_activate(handle); }
+static void run(LADSPA_Handle handle, unsigned long count) { host_instance_run(handle, count); }
+static void cleanup(LADSPA_Handle handle) { host_instance_free(handle); }
 
 // Port descriptors, names and hints of one plugin, filled once from its layout.
 struct ladspa_ports {

@@ -1,16 +1,11 @@
 #include <lv2/core/lv2.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "dfkit_plugin.h"
+#include "host_instance.h"
 
 // LV2 descriptors for the same three plugins (URIs urn:deepfilterkit:<label>); the ports are
 // described in Plugins/dfkit.lv2/dfkit.ttl in the layouts' order. No host feature is required.
-
-struct lv2_instance {
-    const struct dfkit_plugin_layout *layout;
-    void *plugin;
-};
 
 static LV2_Handle instantiate(const LV2_Descriptor *descriptor, double sample_rate, const char *bundle_path,
                               const LV2_Feature *const *features) {
@@ -27,41 +22,13 @@ static LV2_Handle instantiate(const LV2_Descriptor *descriptor, double sample_ra
     if (length > 0) memcpy(path, bundle_path, length);
     if (length > 0 && path[length - 1] == '/') length -= 1;
     memcpy(path + length, "/dfkit.so", sizeof("/dfkit.so"));
-    void *plugin = dfkit_plugin_instantiate(layout->kind, sample_rate, length > 0 ? path : "");
-    if (plugin == NULL) return NULL;
-    struct lv2_instance *instance = calloc(1, sizeof *instance);
-    if (instance == NULL) {
-        dfkit_plugin_cleanup(plugin);
-        return NULL;
-    }
-    instance->layout = layout;
-    instance->plugin = plugin;
-    return instance;
+    return host_instance_new(layout, dfkit_plugin_instantiate(layout->kind, sample_rate, length > 0 ? path : ""));
 }
 
-static void connect_port(LV2_Handle handle, uint32_t index, void *data) {
-    struct lv2_instance *instance = handle;
-    if (instance == NULL || index >= instance->layout->port_count) return;
-    const struct dfkit_port *port = &instance->layout->ports[index];
-    dfkit_plugin_connect(instance->plugin, port->role, port->channel, data);
-}
-
-static void activate(LV2_Handle handle) {
-    struct lv2_instance *instance = handle;
-    if (instance != NULL) dfkit_plugin_activate(instance->plugin);
-}
-
-static void run(LV2_Handle handle, uint32_t count) {
-    struct lv2_instance *instance = handle;
-    if (instance != NULL) dfkit_plugin_run(instance->plugin, count);
-}
-
-static void cleanup(LV2_Handle handle) {
-    struct lv2_instance *instance = handle;
-    if (instance == NULL) return;
-    dfkit_plugin_cleanup(instance->plugin);
-    free(instance);
-}
+static void connect_port(LV2_Handle handle, uint32_t index, void *data) { host_instance_connect(handle, index, data); }
+static void activate(LV2_Handle handle) { host_instance_activate(handle); }
+static void run(LV2_Handle handle, uint32_t count) { host_instance_run(handle, count); }
+static void cleanup(LV2_Handle handle) { host_instance_free(handle); }
 
 static const void *extension_data(const char *uri) {
     (void)uri;
