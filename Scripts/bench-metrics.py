@@ -23,13 +23,12 @@ Without --serve: --warmup untimed runs, then --runs timed runs of each; prints t
 import os
 import sys
 
-from peer_process import ROOT, enter_single_threaded_venv
+from peer_process import ROOT, BenchError, answer_requests, enter_single_threaded_venv
 
 enter_single_threaded_venv(__file__, ("NUMBA_NUM_THREADS",))
 
 import argparse
 import gc
-import json
 import time
 
 import numpy as np
@@ -42,10 +41,6 @@ from wav_file import read_wav
 
 CLIPS = ROOT / "Tests" / "Fixtures" / "generated" / "metrics-references" / "clips"
 MODELS = ROOT / "Models"
-
-
-class BenchError(RuntimeError):
-    pass
 
 
 def clip(rate, kind):
@@ -94,15 +89,8 @@ def timed(work):
 
 
 def serve(runs):
-    print("ready", flush=True)
-    for line in sys.stdin:
-        request = line.split()
-        if request == ["quit"]:
-            break
-        if len(request) != 2 or request[0] not in runs or request[1] != "run":
-            raise BenchError(f"--serve: unknown request '{line.strip()}' (expected '<workload> run' with one of "
-                             + ", ".join(runs) + ", or quit)")
-        print(json.dumps({"ns": timed(runs[request[0]]), "frame_ns": [], "audio_seconds": 10.0}), flush=True)
+    answer_requests({(name, "run"): (lambda run=run: {"ns": timed(run), "frame_ns": [], "audio_seconds": 10.0})
+                     for name, run in runs.items()})
 
 
 def main():

@@ -29,13 +29,12 @@ window and per graph) and the RTF (run wall time / audio covered, median over ru
 import sys
 from pathlib import Path
 
-from peer_process import ROOT, enter_single_threaded_venv
+from peer_process import ROOT, BenchError, answer_requests, enter_single_threaded_venv
 
 enter_single_threaded_venv(__file__)
 
 import argparse
 import gc
-import json
 import time
 
 import numpy as np
@@ -46,10 +45,6 @@ from model_inputs import (CLIP, DNSMOS_RATE, DNSMOS_WINDOW, GTCRN_HOP, MODELS, S
 from wav_file import WavError
 
 RATE = 16000
-
-
-class BenchError(RuntimeError):
-    pass
 
 
 class Streaming:
@@ -149,17 +144,10 @@ def timed_run(workload):
 
 def serve(runs):
     """The --serve loop (see the module docstring)."""
-    print("ready", flush=True)
-    for line in sys.stdin:
-        request = tuple(line.split())
-        if request == ("quit",):
-            break
-        if request not in runs:
-            raise BenchError(f"--serve: unknown request '{line.strip()}' (expected one of: "
-                             + ", ".join(" ".join(key) for key in runs) + ", quit)")
-        elapsed, frame_ns = timed_run(runs[request])
-        print(json.dumps({"ns": elapsed, "frame_ns": frame_ns, "audio_seconds": runs[request].audio_seconds}),
-              flush=True)
+    def answer(run):
+        elapsed, frame_ns = timed_run(run)
+        return {"ns": elapsed, "frame_ns": frame_ns, "audio_seconds": run.audio_seconds}
+    answer_requests({request: (lambda run=run: answer(run)) for request, run in runs.items()})
 
 
 def bench(runs, warmup, count):

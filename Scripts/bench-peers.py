@@ -33,7 +33,7 @@ import os
 import sys
 from pathlib import Path
 
-from peer_process import ROOT, enter_single_threaded_venv
+from peer_process import ROOT, BenchError, answer_requests, enter_single_threaded_venv
 
 enter_single_threaded_venv(__file__)
 
@@ -59,10 +59,6 @@ OUTPUT_TOLERANCE = 1e-4
 """Max |offline − official| allowed (output peak ≈ 0.4). Measured 9e-8 to 1.2e-7 here (float32 numpy and
 onnxruntime vs tract's kernels, band powers summed in another order); 1e-4 leaves room for other CPUs'
 kernels, while an alignment or feature mistake gives errors of the order of the signal (≈ 0.1)."""
-
-
-class BenchError(RuntimeError):
-    pass
 
 
 def vorbis_window():
@@ -283,16 +279,11 @@ def serve(clip):
     runs = {("official", "per-frame"): workload.official,
             ("onnxruntime", "offline"): lambda frames: workload.onnxruntime_offline(frames, timings),
             ("onnxruntime", "per-frame"): workload.onnxruntime_per_frame}
-    print("ready", flush=True)
-    for line in sys.stdin:
-        request = tuple(line.split())
-        if request == ("quit",):
-            break
-        if request not in runs:
-            raise BenchError(f"--serve: unknown request '{line.strip()}' (expected one of: "
-                             + ", ".join(" ".join(key) for key in runs) + ", quit)")
-        run_ns, frame_ns, _ = timed_runs(runs[request], 0, 1)
-        print(json.dumps({"ns": run_ns[0], "frame_ns": frame_ns, "audio_seconds": workload.audio_seconds}), flush=True)
+
+    def answer(run):
+        run_ns, frame_ns, _ = timed_runs(run, 0, 1)
+        return {"ns": run_ns[0], "frame_ns": frame_ns, "audio_seconds": workload.audio_seconds}
+    answer_requests({request: (lambda run=run: answer(run)) for request, run in runs.items()})
 
 
 def bench(clip, warmup, runs, peers):
