@@ -20,25 +20,9 @@ struct ConvTests {
         let input = generator.floats(kernel.inputCount)
         let weights = generator.floats(kernel.weightCount)
         let bias = generator.floats(test.outputChannels)
-        // The scratch starts as garbage: the kernel must overwrite whatever it reads back.
-        var scratch = GuardedBuffer(count: kernel.scratchCount, fill: .nan)
-        var output = GuardedBuffer(count: kernel.outputCount, fill: .nan)
-        input.withUnsafeBufferPointer { input in
-            weights.withUnsafeBufferPointer { weights in
-                bias.withUnsafeBufferPointer { bias in
-                    scratch.withPointer { scratch in
-                        output.withPointer {
-                            kernel.run(
-                                input: input.baseAddress!, weights: weights.baseAddress!,
-                                bias: test.hasBias ? bias.baseAddress! : nil, output: $0,
-                                scratch: kernel.scratchCount > 0 ? scratch : nil)
-                        }
-                    }
-                }
-            }
-        }
+        let (output, guardsIntact) = kernel.runGuarded(input: input, weights: weights, bias: test.hasBias ? bias : nil)
         let expected = test.convReference(input: input, weights: weights, bias: bias)
-        return (kernel, output.values, expected, output.guardsIntact && scratch.guardsIntact)
+        return (kernel, output, expected, guardsIntact)
     }
 
     // 1000 random attribute sets across the five strategies; tolerance as stated in

@@ -115,27 +115,14 @@ struct WinogradConvolutionTests {
         let input = generator.floats(kernel.inputCount, in: test.inputShape[0] % 2 == 0 ? 0...1 : -1...1)
         let weights = generator.floats(kernel.weightCount, in: -0.2...0.2)
         let bias = generator.floats(test.outputChannels)
-        var scratch = GuardedBuffer(count: kernel.scratchCount, fill: .nan)
-        var output = GuardedBuffer(count: kernel.outputCount, fill: .nan)
-        input.withUnsafeBufferPointer { input in
-            weights.withUnsafeBufferPointer { weights in
-                bias.withUnsafeBufferPointer { bias in
-                    scratch.withPointer { scratch in
-                        output.withPointer {
-                            kernel.run(input: input.baseAddress!, weights: weights.baseAddress!,
-                                       bias: test.hasBias ? bias.baseAddress! : nil, output: $0, scratch: scratch)
-                        }
-                    }
-                }
-            }
-        }
-        #expect(output.guardsIntact && scratch.guardsIntact, "\(test) \(vectorWidth) wrote outside its output or scratch")
+        let (output, guardsIntact) = kernel.runGuarded(input: input, weights: weights, bias: test.hasBias ? bias : nil)
+        #expect(guardsIntact, "\(test) \(vectorWidth) wrote outside its output or scratch")
         let expected = test.convReference(input: input, weights: weights, bias: bias)
         let scale = roundingScale(test, input: input, weights: weights)
         let gamma = (Double(test.inputChannels) + chainRoundings) * epsilon
         var outcome = Outcome()
         var reported = false
-        for (index, value) in output.values.enumerated() {
+        for (index, value) in output.enumerated() {
             let reference = expected[index]
             // The bias adds |b| to the scale; sigmoid and tanh (slope ≤ 1) shrink errors, and their
             // approximation adds ≤ 1e-6 (Activations.swift).
