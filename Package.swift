@@ -102,6 +102,9 @@ let package = Package(
         // Test support shared by the test targets: where the repository's models and fixtures are, one
         // tolerance vocabulary, seeded random numbers.
         .target(name: "TestSupport", dependencies: ["AllocationCounter"], path: "Tests/TestSupport"),
+        // The models behind the seam and the sample clip, for the seam's and the live hosts' tests.
+        .target(name: "EnhancerFixtures", dependencies: ["Enhancement", "ModelCatalog", "DSP", "TestSupport"], path: "Tests/EnhancerFixtures",
+                swiftSettings: vectorISA),
         .testTarget(name: "ProtobufTests", dependencies: ["Protobuf", "TestSupport"], swiftSettings: vectorISA),
         .testTarget(name: "ONNXTests", dependencies: ["ONNX", "Protobuf", "TestSupport"], swiftSettings: vectorISA),
         // Test support: counts a thread's heap allocations by interposing malloc (see its header).
@@ -118,13 +121,13 @@ let package = Package(
         .testTarget(name: "DeepFilterTests", dependencies: ["DeepFilter", "Enhancement", "DSP", "Inference", "CBLAS", "TestSupport"],
                     swiftSettings: vectorISA),
         .testTarget(name: "RealtimeTests", dependencies: ["Realtime", "DeepFilter", "Enhancement", "DSP", "TestSupport"], swiftSettings: vectorISA),
-        .testTarget(name: "EnhancementTests", dependencies: ["Enhancement", "ModelCatalog", "DSP", "TestSupport"], swiftSettings: vectorISA),
+        .testTarget(name: "EnhancementTests", dependencies: ["Enhancement", "ModelCatalog", "DSP", "TestSupport", "EnhancerFixtures"], swiftSettings: vectorISA),
         .testTarget(name: "CorpusTests", dependencies: ["Corpus", "TestSupport"], swiftSettings: vectorISA),
         .testTarget(name: "QualityScoreTests", dependencies: ["QualityScore", "DSP", "TestSupport"], swiftSettings: vectorISA),
         .testTarget(name: "VoiceActivityTests", dependencies: ["VoiceActivity", "DSP", "TestSupport"], swiftSettings: vectorISA),
         .testTarget(name: "CLITests", dependencies: ["dfkit", "TestSupport"], swiftSettings: vectorISA),
         .testTarget(name: "PlottingTests", dependencies: ["Plotting"]),
-        .testTarget(name: "LiveTests", dependencies: ["Live", "Enhancement", "ModelCatalog", "DSP", "Realtime", "TestSupport", "RealtimeCallCounter"],
+        .testTarget(name: "LiveTests", dependencies: ["Live", "Enhancement", "ModelCatalog", "DSP", "Realtime", "TestSupport", "EnhancerFixtures", "RealtimeCallCounter"],
                     swiftSettings: vectorISA),
 
         // libFuzzer targets (Scripts/fuzz): each file defines LLVMFuzzerTestOneInput.

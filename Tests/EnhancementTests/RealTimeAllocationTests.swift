@@ -1,3 +1,4 @@
+import EnhancerFixtures
 import Enhancement
 import Testing
 import TestSupport

@@ -1,3 +1,4 @@
+import EnhancerFixtures
 import DSP
 import Foundation
 import TestSupport

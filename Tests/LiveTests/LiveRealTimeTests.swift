@@ -1,3 +1,4 @@
+import EnhancerFixtures
 import Enhancement
 import Foundation
 import Glibc
