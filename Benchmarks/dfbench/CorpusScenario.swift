@@ -67,11 +67,10 @@ struct CorpusScenario: BenchmarkScenario {
             for (jobs, rate) in roundRates { rates[jobs, default: []].append(rate) }
             if let one = roundRates[1], let two = roundRates[2] { speedUps.append(two / one) }
         }
-        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
         let results = [1, 2].map { jobs in
-            Result(jobs: jobs, filesPerSecondMedian: median(rates[jobs]!), filesPerSecondMin: rates[jobs]!.min()!,
-                   filesPerSecondMax: rates[jobs]!.max()!, setupMsPerFile: median(setup[jobs]!),
-                   processingMsPerFile: median(processing[jobs]!), overheadMsPerFile: median(overhead[jobs]!))
+            Result(jobs: jobs, filesPerSecondMedian: rates[jobs]!.roundsMedian, filesPerSecondMin: rates[jobs]!.min()!,
+                   filesPerSecondMax: rates[jobs]!.max()!, setupMsPerFile: setup[jobs]!.roundsMedian,
+                   processingMsPerFile: processing[jobs]!.roundsMedian, overheadMsPerFile: overhead[jobs]!.roundsMedian)
         }
         var lines = [
             "dfkit enhance --manifest \(manifest) (\(files) files), \(runs) interleaved rounds after a warm-up round, one child process per run",
@@ -84,7 +83,7 @@ struct CorpusScenario: BenchmarkScenario {
                                 r.filesPerSecondMax, r.setupMsPerFile, r.processingMsPerFile, r.overheadMsPerFile))
         }
         let sorted = speedUps.sorted()
-        lines += ["", String(format: "2 jobs / 1 job: %.2f× (%.2f–%.2f) files per second, median of the rounds", sorted[sorted.count / 2],
+        lines += ["", String(format: "2 jobs / 1 job: %.2f× (%.2f–%.2f) files per second, median of the rounds", speedUps.roundsMedian,
                              sorted.first!, sorted.last!)]
         let markdown = lines.joined(separator: "\n")
         try options.publish(results, markdown: markdown)

@@ -74,12 +74,11 @@ struct MetricsScenario: BenchmarkScenario {
                 ratios[workload.name, default: []].append(mine / peer)
             }
         }
-        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
         let results = workloads.map { workload in
             let sorted = ratios[workload.name]!.sorted()
-            let mine = median(ours[workload.name]!), peer = median(theirs[workload.name]!)
+            let mine = ours[workload.name]!.roundsMedian, peer = theirs[workload.name]!.roundsMedian
             return Result(metric: workload.name, what: workload.what, peer: workload.peer, oursMs: mine, peerMs: peer,
-                          oursRTF: mine / 10_000, peerRTF: peer / 10_000, ratio: median(sorted), ratioMin: sorted.first!,
+                          oursRTF: mine / 10_000, peerRTF: peer / 10_000, ratio: sorted.roundsMedian, ratioMin: sorted.first!,
                           ratioMax: sorted.last!, rounds: runs)
         }
         let markdown = Self.markdown(results, runs: runs)

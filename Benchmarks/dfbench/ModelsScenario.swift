@@ -91,7 +91,7 @@ struct ModelsScenario: BenchmarkScenario {
                 model: workload.model, call: workload.call,
                 oursP50Ms: ours[workload.model]!.median, oursP99Ms: ours[workload.model]!.p99,
                 onnxruntimeP50Ms: theirs[workload.model]!.median, onnxruntimeP99Ms: theirs[workload.model]!.p99,
-                ratio: sorted[sorted.count / 2], ratioMin: sorted.first!, ratioMax: sorted.last!, target: workload.target, rounds: runs)
+                ratio: sorted.roundsMedian, ratioMin: sorted.first!, ratioMax: sorted.last!, target: workload.target, rounds: runs)
         }
         let markdown = Self.markdown(results, runs: runs)
         try options.publish(results, markdown: markdown)

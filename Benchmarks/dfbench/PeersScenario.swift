@@ -134,13 +134,9 @@ struct PeersScenario: BenchmarkScenario {
         Double(((count + 479) / 480 + 3) * 480) / 48_000
     }
 
-    static func median(_ values: [Double]) -> Double {
-        values.sorted()[values.count / 2]
-    }
-
     static func result(_ entrant: Entrant, _ series: Series) -> Result {
         let hops = series.hopMilliseconds, perHop = !hops.milliseconds.isEmpty
-        return Result(peer: entrant.peer, mode: entrant.mode, rtf: median(series.rtfs),
+        return Result(peer: entrant.peer, mode: entrant.mode, rtf: series.rtfs.roundsMedian,
                       rtfMin: series.rtfs.min(), rtfMax: series.rtfs.max(),
                       p50Ms: perHop ? hops.percentile(0.5) : nil, p90Ms: perHop ? hops.percentile(0.9) : nil,
                       p99Ms: perHop ? hops.percentile(0.99) : nil, maxMs: perHop ? hops.percentile(1) : nil,
@@ -150,7 +146,7 @@ struct PeersScenario: BenchmarkScenario {
     static func pairedRatio(_ mine: Entrant, _ ours: Series, over peer: Entrant, _ theirs: Series) -> PairedRatio {
         let ratios = zip(ours.rtfs, theirs.rtfs).map { $0 / $1 }
         return PairedRatio(oursMode: mine.mode, peer: peer.peer, peerMode: peer.mode,
-                           median: median(ratios), min: ratios.min()!, max: ratios.max()!)
+                           median: ratios.roundsMedian, min: ratios.min()!, max: ratios.max()!)
     }
 
     /// One run of the chunked offline enhancer over the clip, as an RTF.
