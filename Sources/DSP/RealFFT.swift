@@ -5,16 +5,13 @@ import CFFTW
 /// interleaved `(re, im)` floats). Planned once under the planning lock; `execute()` does not
 /// allocate, lock or throw, so analysers on the real-time path can own one.
 final class RealFFT {
-    let size: Int
-    var binCount: Int { size / 2 + 1 }
     /// The `size` input samples, zero at the start.
     let frame: UnsafeMutablePointer<Float>
-    /// The `2·binCount` output floats, as `(re, im)` pairs.
+    /// The `2·(size/2 + 1)` output floats, as `(re, im)` pairs.
     let bins: UnsafeMutablePointer<Float>
     private let plan: fftwf_plan
 
     init(size: Int) {
-        self.size = size
         let binCount = size / 2 + 1
         let frame = FFTWPlanner.allocateFloats(size), bins = FFTWPlanner.allocateFloats(2 * binCount)
         self.frame = frame
