@@ -5,6 +5,7 @@ public struct JackLiveReport: Encodable, Sendable {
         public let p50: Double
         public let p90: Double
         public let p99: Double
+        public let p999: Double
         public let max: Double
     }
 

@@ -24,6 +24,10 @@ public final class JackLiveSession {
         public var seconds: Double?
         /// Connect to the first physical capture and playback ports.
         public var connectsPhysicalPorts = true
+        /// Re-block for any period (latency frame − 1), for a server whose period changes while
+        /// the client runs (`jack_bufsize`); otherwise the period at activation, whose latency
+        /// (frame − gcd(period, frame)) is smaller but which a later period would make late.
+        public var acceptsAnyPeriod = false
 
         public init(inputPath: String? = nil, outputPath: String? = nil, seconds: Double? = nil) {
             self.inputPath = inputPath
@@ -67,7 +71,7 @@ public final class JackLiveSession {
             throw Failure(description: "\(reader.path) is \(reader.sampleRate) Hz but the JACK server runs at \(sampleRate) Hz; convert the file or start the server at its rate")
         }
         let enhancer = try LiveEnhancer(enhancer: model.makeStreamingEnhancer(options: options), sampleRate: sampleRate,
-                                        blockSizes: .fixed(period))
+                                        blockSizes: configuration.acceptsAnyPeriod ? .any : .fixed(period))
         guard let inputPort = jack_port_register(client, "in", JACK_DEFAULT_AUDIO_TYPE, UInt(JackPortIsInput.rawValue), 0),
               let outputPort = jack_port_register(client, "out", JACK_DEFAULT_AUDIO_TYPE, UInt(JackPortIsOutput.rawValue), 0) else {
             throw Failure(description: "JACK refused to register the ports in and out of client \(configuration.clientName)")
@@ -80,7 +84,8 @@ public final class JackLiveSession {
             recorded: configuration.outputPath == nil && reader == nil ? nil : try SampleRing(minimumCapacity: ringCapacity),
             periodFrames: period)
         let writer = try configuration.outputPath.map { try AudioFileWriter(path: $0, sampleRate: sampleRate, channelCount: 1, encoding: .float32) }
-        let feeder = reader.map { FileFeeder(reader: $0, flush: enhancer.latency + period) }
+        // The flush covers the latency and the last callback, whatever period the server runs then.
+        let feeder = reader.map { FileFeeder(reader: $0, flush: enhancer.latency + (configuration.acceptsAnyPeriod ? JackProcessState.largestPeriod : period)) }
         feeder?.fill(state.playback!, completion: state.playbackComplete)
 
         // Locked pages cannot be paged out (or faulted in) under the callback; refused without the
@@ -144,7 +149,7 @@ public final class JackLiveSession {
             seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18,
             callbacks: state.callbacks.load(ordering: .relaxed), xruns: state.xruns.load(ordering: .relaxed),
             dspLoadPercent: .init(mean: loadCount > 0 ? loadSum / Double(loadCount) : 0, max: loadMaximum),
-            processingMs: .init(mean: times.meanMilliseconds, p50: ms(0.5), p90: ms(0.9), p99: ms(0.99), max: times.maximumMilliseconds),
+            processingMs: .init(mean: times.meanMilliseconds, p50: ms(0.5), p90: ms(0.9), p99: ms(0.99), p999: ms(0.999), max: times.maximumMilliseconds),
             callbackLoad: .init(mean: times.meanMilliseconds / periodMilliseconds, max: times.maximumMilliseconds / periodMilliseconds),
             underruns: state.underruns.load(ordering: .relaxed), overruns: state.overruns.load(ordering: .relaxed),
             nonFiniteInputSamples: enhancer.nonFiniteInputCount, enhancerFailures: enhancer.failureCount,

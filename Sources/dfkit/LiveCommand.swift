@@ -10,7 +10,7 @@ struct LiveCommand: Command {
     static let summary = "run an enhancer as a JACK client (ports in/out) and report xruns, DSP load and callback times"
     static let help = """
         USAGE: dfkit live --jack [--model dfn3|gtcrn|DIR] [--input FILE] [--output FILE] [--seconds S]
-                          [--client NAME] [--no-connect] [--json] [--atten-lim DB] [--pf-beta B]
+                          [--client NAME] [--no-connect] [--any-period] [--json] [--atten-lim DB] [--pf-beta B]
 
         Registers a JACK client with an input port 'in' and an output port 'out' on the server
         $JACK_DEFAULT_SERVER names (else the default one; it must be running, e.g.
@@ -27,7 +27,7 @@ struct LiveCommand: Command {
         Without --input the run ends after --seconds or on Ctrl-C.
 
         At the end it prints the xruns JACK reported, the server's DSP load (jack_cpu_load,
-        sampled every 100 ms), the time spent in each callback (mean, p50, p90, p99, max) and
+        sampled every 100 ms), the time spent in each callback (mean, p50, p90, p99, p99.9, max) and
         that time over the period.
 
         OPTIONS:
@@ -38,6 +38,9 @@ struct LiveCommand: Command {
           --seconds S      stop after S seconds
           --client NAME    the JACK client name (default dfkit)
           --no-connect     leave the ports unconnected (default: to the first physical ports)
+          --any-period     keep the output aligned when the server's period changes while
+                           running (jack_bufsize): latency frame - 1 instead of the smaller
+                           frame - gcd(period, frame) of the period at start
           --json           print one JSON object (keys include xruns, period_frames,
                            sample_rate, latency_samples, processing_ms, dsp_load_percent)
           --atten-lim DB   limit the attenuation (dfn3)
@@ -65,6 +68,7 @@ struct LiveCommand: Command {
             configuration.clientName = client
         }
         configuration.connectsPhysicalPorts = !arguments.flag("--no-connect")
+        configuration.acceptsAnyPeriod = arguments.flag("--any-period")
         printsJSON = arguments.flag("--json")
         options = try EnhancerOptions(parsing: &arguments)
         let leftovers = try arguments.positionals()
@@ -100,7 +104,7 @@ struct LiveCommand: Command {
             "  callbacks        \(report.callbacks) in \(f(report.seconds)) s, xruns \(report.xruns)",
             "  DSP load %       mean \(f(report.dspLoadPercent.mean, 2))  max \(f(report.dspLoadPercent.max, 2))  (jack_cpu_load every 100 ms)",
             "  processing ms    mean \(f(report.processingMs.mean))  p50 \(f(report.processingMs.p50))  p90 \(f(report.processingMs.p90))  "
-                + "p99 \(f(report.processingMs.p99))  max \(f(report.processingMs.max))  per callback",
+                + "p99 \(f(report.processingMs.p99))  p99.9 \(f(report.processingMs.p999))  max \(f(report.processingMs.max))  per callback",
             "  callback load    mean \(f(report.callbackLoad.mean, 4))  max \(f(report.callbackLoad.max, 4))  (processing / period)",
             "  underruns \(report.underruns), overruns \(report.overruns), non-finite input samples \(report.nonFiniteInputSamples), "
                 + "enhancer failures \(report.enhancerFailures), late samples \(report.lateSamples)",
