@@ -135,5 +135,8 @@ let package = Package(
         .executableTarget(name: "NumPyReaderFuzzer", dependencies: ["Inference"], path: "Fuzz/NumPyReaderFuzzer"),
         .executableTarget(name: "ModelConfigFuzzer", dependencies: ["DeepFilter"], path: "Fuzz/ModelConfigFuzzer"),
         .executableTarget(name: "AudioFileFuzzer", dependencies: ["DSP"], path: "Fuzz/AudioFileFuzzer"),
+        .executableTarget(name: "ManifestFuzzer", dependencies: ["Corpus", "Enhancement", "ModelCatalog"], path: "Fuzz/ManifestFuzzer"),
+        .executableTarget(name: "ResultsLogFuzzer", dependencies: ["Corpus"], path: "Fuzz/ResultsLogFuzzer"),
+        .executableTarget(name: "ModelFolderFuzzer", dependencies: ["Enhancement", "ModelCatalog"], path: "Fuzz/ModelFolderFuzzer"),
     ]
 )

@@ -11,6 +11,7 @@ weights at a few hundred.
 import pathlib
 import shutil
 import subprocess
+import tempfile
 
 import numpy as np
 import onnx
@@ -28,9 +29,9 @@ def fresh(name):
     return folder
 
 
-models = fresh("ModelReaderFuzzer")
-for graph in ["enc", "erb_dec", "df_dec"]:
-    model = onnx.load(str(root / f"Models/DeepFilterNet3/{graph}.onnx"))
+def shrunk(path):
+    """The model at `path` with every initializer and tensor attribute cut to ≤ 2 per axis."""
+    model = onnx.load(str(path))
     for index, tensor in enumerate(model.graph.initializer):
         array = numpy_helper.to_array(tensor)
         small = array[tuple(slice(0, 2) for _ in array.shape)].copy()
@@ -41,7 +42,18 @@ for graph in ["enc", "erb_dec", "df_dec"]:
                 array = numpy_helper.to_array(attribute.t)
                 small = array[tuple(slice(0, 2) for _ in array.shape)].copy()
                 attribute.t.CopyFrom(numpy_helper.from_array(small, attribute.t.name))
-    (models / f"dfn3-{graph}-small-weights.onnx").write_bytes(model.SerializeToString())
+    return model.SerializeToString()
+
+
+models = fresh("ModelReaderFuzzer")
+for graph in ["enc", "erb_dec", "df_dec"]:
+    (models / f"dfn3-{graph}-small-weights.onnx").write_bytes(shrunk(root / f"Models/DeepFilterNet3/{graph}.onnx"))
+(models / "gtcrn-small-weights.onnx").write_bytes(shrunk(root / "Models/GTCRN/gtcrn_simple.onnx"))
+# Control flow and recurrent nodes, which the IR gained after the first campaign: If with its
+# branches, LSTM and GRU with each of their attribute sets (the ONNX backend test models).
+for case in sorted((generated / "onnx-conformance").iterdir()):
+    if case.name.startswith(("test_if", "test_lstm_", "test_gru_", "test_rnn_")) and (case / "model.onnx").exists():
+        shutil.copy(case / "model.onnx", models / f"conformance-{case.name[len('test_'):]}.onnx")
 for fixture in sorted((generated / "onnx-fixtures").glob("*.onnx")):
     shutil.copy(fixture, models / f"fixture-{fixture.name}")
 shutil.copy(generated / "dfn3-ort/odd-names/model.onnx", models / "odd-names.onnx")
@@ -77,3 +89,38 @@ for extension, options in [
     channels = "2" if extension.startswith("float") else "1"
     subprocess.run(["sox", "-n", "-r", "16000", "-c", channels, *options, str(audio / f"tone-{extension}"),
                     "synth", "0.004", "sine", "440"], check=True)
+
+# A model folder as ModelFolderFuzzer reads it: its files' contents joined by the separator, in the
+# order config.ini, enc.onnx, erb_dec.onnx, df_dec.onnx, gtcrn_simple.onnx (empty: absent).
+separator = b"\n--dfkit-file--\n"
+folders = fresh("ModelFolderFuzzer")
+dfn3 = [(root / "Models/DeepFilterNet3/config.ini").read_bytes()] + [
+    (models / f"dfn3-{graph}-small-weights.onnx").read_bytes() for graph in ["enc", "erb_dec", "df_dec"]]
+(folders / "dfn3-small-weights").write_bytes(separator.join(dfn3))
+(folders / "dfn3-config-only").write_bytes(dfn3[0])
+(folders / "gtcrn-small-weights").write_bytes(separator.join([b"", b"", b"", b"", (models / "gtcrn-small-weights.onnx").read_bytes()]))
+
+# Manifests: the test corpus's, and one of every key and setting README documents.
+manifests = fresh("ManifestFuzzer")
+shutil.copy(generated / "corpus/manifest.jsonl", manifests / "test-corpus.jsonl")
+(manifests / "readme.jsonl").write_text(
+    '{"id": "p232/001", "audio": "noisy/p232_001.wav", "reference": "clean/p232_001.wav"}\n'
+    '{"id": "p232/002", "audio": "noisy/p232_002.wav", "model": "gtcrn"}\n'
+    '{"id": "p232/003", "audio": "noisy/p232_003.wav", "settings": {"atten_lim_db": 12, "pf_beta": 0.02}}\n'
+    '{"id": "p232/004", "audio": "/abs/p232_004.wav", "model": "../models/DeepFilterNet3", "settings": {"thresholds": "upstream"}, "speaker": "p232"}\n'
+    "\n")
+
+# Results logs: what `dfkit enhance --manifest` wrote for part of the test corpus (ok records
+# with metrics, the corrupt files' error records), with a line cut short as a killed run leaves it.
+logs = fresh("ResultsLogFuzzer")
+with tempfile.TemporaryDirectory() as scratch:
+    manifest = pathlib.Path(scratch) / "manifest.jsonl"
+    lines = (generated / "corpus/manifest.jsonl").read_text().splitlines()
+    chosen = [line for line in lines if "corrupt" in line][:2] + [line for line in lines if "corrupt" not in line][:3]
+    manifest.write_text("".join(line.replace('": "noisy/', f'": "{generated}/corpus/noisy/')
+                                .replace('": "clean/', f'": "{generated}/corpus/clean/') + "\n" for line in chosen))
+    subprocess.run([str(root / ".build/release/dfkit"), "enhance", "--manifest", str(manifest), "--output-dir", f"{scratch}/out",
+                    "--model", "gtcrn", "--metrics", "si-sdr,snr"], check=False, capture_output=True)
+    log = (pathlib.Path(scratch) / "out/results.jsonl").read_text().replace(scratch, "/corpus").replace(str(generated), "/corpus")
+(logs / "corpus-results.jsonl").write_text(log)
+(logs / "killed-mid-line.jsonl").write_text(log + log.splitlines()[0][:40])

@@ -6,9 +6,11 @@ import ModelCatalog
 /// Enhances a corpus file by file with `jobs` workers on this machine (threads sharing each model,
 /// loaded once), writing every output atomically and appending one record per finished file to
 /// the results log. A file that fails is recorded with its error and the run goes on; a run killed
-/// at any moment leaves whole outputs and whole records only (an output's record follows it). With
-/// `skipExisting`, files whose output is there, matches the checksum of an `ok` record, are not
-/// redone.
+/// at any moment leaves whole outputs and whole records only (an output's record follows it). A
+/// record that cannot be appended (the log's disk is full, say) stops the run: no worker takes
+/// another file and `run` throws, since a file done without its record would be done for
+/// nothing. With `skipExisting`, files whose output is there, matches the checksum of an `ok`
+/// record, are not redone.
 public final class CorpusRunner: @unchecked Sendable {
     /// Metrics of an enhanced file (`output`) against its clean reference, when one is given.
     public typealias Metrics = @Sendable (_ output: String, _ reference: String?) throws -> [String: JSONValue]
@@ -52,6 +54,8 @@ public final class CorpusRunner: @unchecked Sendable {
     private var state = Progress()
     /// The next item a worker takes.
     private var next = 0
+    /// The first record that could not be appended, which stopped the run.
+    private var logFailure: (any Error)?
 
     public init(items: [CorpusItem], log: ResultsLog?, configuration: Configuration, metrics: Metrics? = nil) {
         self.items = items
@@ -86,7 +90,17 @@ public final class CorpusRunner: @unchecked Sendable {
                     let item = self.items[index]
                     let skipped = done.contains(item.id) && FileManager.default.fileExists(atPath: item.output)
                     let record = skipped ? nil : self.process(item)
-                    if let record { try? self.log?.append(record) }
+                    if let record, let log = self.log {
+                        do {
+                            try log.append(record)
+                        } catch {
+                            self.lock.withLock {
+                                if self.logFailure == nil { self.logFailure = error }
+                                self.next = self.items.count
+                            }
+                            return
+                        }
+                    }
                     let progress: Progress = self.lock.withLock {
                         self.state.finishedFiles += 1
                         self.state.finishedAudioSeconds += durations[index]
@@ -101,6 +115,11 @@ public final class CorpusRunner: @unchecked Sendable {
             }.start()
         }
         group.wait()
+        if let logFailure {
+            let recorded = state.finishedFiles
+            throw CorpusError.invalidRun("\(logFailure); stopped after \(recorded) of \(items.count) files, "
+                + "the rest not done: make room and run again with --skip-existing")
+        }
         return state
     }
 

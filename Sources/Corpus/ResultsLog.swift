@@ -4,7 +4,8 @@ import Glibc
 /// A results JSONL file: records appended one line per file as each finishes (one `write` of a
 /// whole line on a file opened for appending, so a run killed at any moment leaves whole lines
 /// only, and shards writing their own files never interleave), and read back, keeping the latest
-/// record of each id.
+/// record of each id. A write that fails part-way (a full disk) is cut back off, so that the
+/// file holds whole lines only and the next run's records start on a line of their own.
 public final class ResultsLog: @unchecked Sendable {
     public let path: String
     private let descriptor: Int32
@@ -20,6 +21,19 @@ public final class ResultsLog: @unchecked Sendable {
         }
         self.path = path
         self.descriptor = descriptor
+        // A line cut short (by a disk that filled up under an older dfkit, or a crash of the
+        // machine) would join this run's first record into one unreadable line: drop it.
+        let size = lseek(descriptor, 0, SEEK_END)
+        var last: UInt8 = 0
+        if size > 0, pread(descriptor, &last, 1, size - 1) == 1, last != UInt8(ascii: "\n") {
+            let data = FileManager.default.contents(atPath: path) ?? Data()
+            let end = data.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
+            guard ftruncate(descriptor, off_t(end)) == 0 else {
+                let reason = String(cString: strerror(errno))
+                close(descriptor)
+                throw CorpusError.invalidRun("\(path): cannot remove the unfinished last line (\(reason))")
+            }
+        }
     }
 
     deinit { close(descriptor) }
@@ -32,8 +46,24 @@ public final class ResultsLog: @unchecked Sendable {
         var line = try encoder.encode(record)
         line.append(UInt8(ascii: "\n"))
         try lock.withLock {
-            let written = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            guard written == line.count else { throw CorpusError.file(path, "could not append a record (\(String(cString: strerror(errno))))") }
+            let end = lseek(descriptor, 0, SEEK_END)
+            // One write of the whole line; a short one (the disk filling up) is continued, so that
+            // the next write says why it cannot go on, and then cut back off.
+            var failure: Int32?
+            line.withUnsafeBytes { bytes in
+                var done = 0
+                while done < bytes.count {
+                    let written = write(descriptor, bytes.baseAddress! + done, bytes.count - done)
+                    if written < 0 && errno == EINTR { continue }
+                    guard written > 0 else { failure = written < 0 ? errno : EIO; return }
+                    done += written
+                }
+            }
+            if let failure {
+                ftruncate(descriptor, end)
+                let reason = String(cString: strerror(failure))
+                throw CorpusError.file(path, "could not append a record (\(reason))")
+            }
         }
     }
 

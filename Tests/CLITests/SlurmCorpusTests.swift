@@ -153,4 +153,60 @@ import TestSupport
             #expect(hidden.isEmpty, "left behind: \(hidden)")
         }
     }
+
+    /// The node's slurmd is killed (SIGKILL) while the array's tasks run, and restarted 2 s later
+    /// (`local-cluster start` starts only what is missing). The tasks' processes belong to their
+    /// slurmstepd, not to slurmd: they run on, and whatever state each task ends in, every file
+    /// recorded is ok with the one-process run's bytes, no file is recorded twice, nothing
+    /// partial is left, and the array submitted again completes the corpus with only the files
+    /// that had no record redone.
+    @Test func aKilledAndRestartedSlurmdLosesNoFile() throws {
+        try Self.withCluster { environment in
+            let directory = try CorpusRuns.temporaryDirectory("slurm-slurmd")
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let clip = RepositoryFiles.root.appendingPathComponent("Tests/Fixtures/generated/sample/noisy_speech.wav").path
+            let lines = (0..<24).map { "{\"id\": \"clip\($0)\", \"audio\": \"\(clip)\", \"model\": \"gtcrn\"}" }
+            let manifest = directory.appendingPathComponent("manifest.jsonl")
+            try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: manifest)
+            let single = directory.appendingPathComponent("single")
+            let reference = try DFKitProcess.run(["enhance", "--manifest", manifest.path, "--output-dir", single.path])
+            try #require(reference.status == 0, "\(reference.standardError)")
+            let expected = try CorpusRuns.outputs(in: single)
+
+            let output = directory.appendingPathComponent("out")
+            let first = try Self.submit(manifest, into: output, tasks: 4, environment: environment)
+            let task0 = output.appendingPathComponent("results/results.0.jsonl").path
+            let deadline = Date().addingTimeInterval(90)
+            while Date() < deadline, ((try? ResultsLog.records(in: [task0]).count) ?? 0) < 1 { usleep(20_000) }
+            let pidFile = environment["DFKIT_SLURM_DIR"]! + "/run/slurmd.pid"
+            let slurmd = try #require(Int32(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+            #expect(kill(slurmd, SIGKILL) == 0)
+            sleep(2)
+            let restarted = try Self.shell(["\(Self.scripts.path)/local-cluster", "start"], environment: environment)
+            #expect(restarted.status == 0, "slurmd did not come back: \(restarted.error)")
+            try Self.wait(for: [first.array, first.report], environment: environment)
+            let before = try ResultsLog.records(in: try Self.results(in: output))
+            #expect(before.allSatisfy { $0.status == .ok }, "\(before.filter { $0.status != .ok }.map { "\($0.id): \($0.error ?? "")" })")
+            for path in try Self.results(in: output) {
+                let ids = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+                    .map { try JSONDecoder().decode(ResultRecord.self, from: Data($0.utf8)).id }
+                #expect(Set(ids).count == ids.count, "\(path) records a file twice")
+            }
+            let partial = try CorpusRuns.outputs(in: output).filter { !$0.key.hasPrefix("logs/") && !$0.key.hasPrefix("report.") }
+            for (name, bytes) in partial { #expect(expected[name] == bytes, "\(name) is not the one-process run's output") }
+
+            let second = try Self.submit(manifest, into: output, tasks: 4, environment: environment)
+            try Self.wait(for: [second.array, second.report], environment: environment)
+            let after = try ResultsLog.records(in: try Self.results(in: output))
+            #expect(after.count == lines.count && after.allSatisfy { $0.status == .ok }, "\(after.filter { $0.status != .ok }.map(\.id))")
+            for record in before {
+                #expect(after.first { $0.id == record.id }?.finishedAt == record.finishedAt, "\(record.id) was redone")
+            }
+            let written = try CorpusRuns.outputs(in: output).filter { !$0.key.hasPrefix("logs/") && !$0.key.hasPrefix("report.") }
+            #expect(written == expected, "the outputs differ from one process's")
+            let hidden = try FileManager.default.contentsOfDirectory(atPath: output.path).filter { $0.hasPrefix(".") }
+            #expect(hidden.isEmpty, "left behind: \(hidden)")
+            print("slurmd killed: \(before.count) of \(lines.count) files done by the first array, the rest by the second")
+        }
+    }
 }

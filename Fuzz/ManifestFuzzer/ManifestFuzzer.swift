@@ -1,0 +1,27 @@
+import Corpus
+import Enhancement
+import Foundation
+import ModelCatalog
+
+/// libFuzzer entry: arbitrary bytes as a JSONL manifest (`dfkit enhance --manifest`): the
+/// manifest reader (JSON per line, ids, paths, `settings`), then each entry's options checked
+/// against both models as a run checks them before any work. Every input parses or throws.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func manifestFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    guard FileManager.default.createFile(atPath: scratchManifest, contents: Data(UnsafeBufferPointer(start: data, count: size))) else {
+        fatalError("cannot write \(scratchManifest)")
+    }
+    guard let manifest = try? Manifest(contentsOfFile: scratchManifest) else { return 0 }
+    for entry in manifest.entries {
+        for model in models { _ = try? entry.options.check(against: model) }
+    }
+    return 0
+}
+
+/// The manifest is a file to its reader; one per fuzzing process, in memory.
+private let scratchManifest = "/dev/shm/dfkit-manifest-fuzzer-\(getpid()).jsonl"
+
+/// Both models, loaded once (from the repository's Models/, as `dfkit` finds them).
+private let models: [any EnhancerModel] = ModelCatalog.kinds.map { kind in
+    do { return try ModelCatalog.model(kind.name) } catch { fatalError("ManifestFuzzer needs the models (Scripts/setup): \(error)") }
+}
