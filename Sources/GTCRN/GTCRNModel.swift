@@ -14,6 +14,7 @@ public struct GTCRNKind: EnhancerModelKind {
     public var name: String { Self.name }
     public var folderName: String { "GTCRN" }
     public var requiredFiles: [String] { [Self.fileName] }
+    public var options: [EnhancerOption] { [] }
 
     public func load(directory: String) throws -> any EnhancerModel {
         try GTCRNModel(directory: directory)
@@ -56,7 +57,7 @@ public final class GTCRNModel: EnhancerModel, @unchecked Sendable {
     public var hopSize: Int { Self.hop }
     public var latency: Int { Self.hop }
     public var licence: String { "MIT" }
-    public var supportedOptions: [EnhancerOption] { [] }
+    public var options: [EnhancerOption] { [] }
 
     public func makeStreamingEnhancer(options: EnhancerOptions) throws -> any StreamingEnhancer {
         try options.check(against: self)

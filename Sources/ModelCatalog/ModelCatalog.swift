@@ -15,6 +15,13 @@ public enum ModelCatalog {
 
     public static var defaultName: String { kinds[0].name }
 
+    /// The options any kind takes, each once (by name), in the kinds' order: what a command line
+    /// or a manifest may give before it is known which model a file goes to.
+    public static var options: [EnhancerOption] {
+        var seen: Set<String> = []
+        return kinds.flatMap(\.options).filter { seen.insert($0.name).inserted }
+    }
+
     /// The environment variable naming the folder that holds the model folders.
     public static let directoryVariable = "DFKIT_MODEL_DIR"
 
