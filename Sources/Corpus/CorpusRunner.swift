@@ -1,6 +1,8 @@
+import Checksum
 import DSP
 import Enhancement
 import Foundation
+import JSONDocument
 import ModelCatalog
 
 /// Enhances a corpus file by file with `jobs` workers on this machine (threads sharing each model,

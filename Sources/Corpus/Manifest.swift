@@ -1,5 +1,6 @@
 import Enhancement
 import Foundation
+import JSONDocument
 import ModelCatalog
 
 /// A corpus as a JSONL manifest: one object a line, `{"id": …, "audio": PATH}` with optional
