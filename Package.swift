@@ -143,5 +143,6 @@ let package = Package(
         .executableTarget(name: "ManifestFuzzer", dependencies: ["Corpus", "Enhancement", "ModelCatalog"], path: "Fuzz/ManifestFuzzer"),
         .executableTarget(name: "ResultsLogFuzzer", dependencies: ["Corpus"], path: "Fuzz/ResultsLogFuzzer"),
         .executableTarget(name: "ModelFolderFuzzer", dependencies: ["Enhancement", "ModelCatalog"], path: "Fuzz/ModelFolderFuzzer"),
+        .executableTarget(name: "ModelCardFuzzer", dependencies: ["ModelCard"], path: "Fuzz/ModelCardFuzzer"),
     ]
 )

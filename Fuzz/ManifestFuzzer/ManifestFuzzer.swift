@@ -4,8 +4,9 @@ import Foundation
 import ModelCatalog
 
 /// libFuzzer entry: arbitrary bytes as a JSONL manifest (`dfkit enhance --manifest`): the
-/// manifest reader (JSON per line, ids, paths, `settings`), then each entry's options checked
-/// against both models as a run checks them before any work. Every input parses or throws.
+/// manifest reader (JSON per line, ids, paths, `settings` by the models' option descriptors), then
+/// each entry's options checked against every model, as a run checks them before any work. Every
+/// input parses or throws.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func manifestFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     guard FileManager.default.createFile(atPath: scratchManifest, contents: Data(UnsafeBufferPointer(start: data, count: size))) else {
@@ -21,7 +22,9 @@ public func manifestFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: In
 /// The manifest is a file to its reader; one per fuzzing process, in memory.
 private let scratchManifest = "/dev/shm/dfkit-manifest-fuzzer-\(getpid()).jsonl"
 
-/// Both models, loaded once (from the repository's Models/, as `dfkit` finds them).
-private let models: [any EnhancerModel] = ModelCatalog.kinds.map { kind in
-    do { return try ModelCatalog.model(kind.name) } catch { fatalError("ManifestFuzzer needs the models (Scripts/setup): \(error)") }
-}
+/// Every model, loaded once (from the repository's Models/, as `dfkit` finds them).
+private let models: [any EnhancerModel] = {
+    let found = ModelCatalog.available()
+    guard !found.isEmpty else { fatalError("ManifestFuzzer needs the models (Scripts/setup)") }
+    return found.compactMap { try? ModelCatalog.load($0) }
+}()

@@ -4,8 +4,9 @@ import ModelCatalog
 
 /// libFuzzer entry: arbitrary bytes as a model folder given to `--model DIR`: the bytes are cut at
 /// each `separator` into the contents of `fileNames` in turn (an empty part: no such file), and
-/// the catalog recognises the folder by its files and loads the model (config.ini, the ONNX
-/// graphs, their plans). Every folder loads or throws, naming what is wrong.
+/// the catalog recognises the folder by its files (DFN3's, or a model card) and loads the model
+/// (config.ini or card.json, the ONNX graphs and their checksums, the plans). Every folder loads
+/// or throws, naming what is wrong.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func modelFolderFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = UnsafeBufferPointer(start: data, count: size)
@@ -35,8 +36,8 @@ public func modelFolderFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size:
     return 0
 }
 
-/// Every file a model folder may hold, of every kind: DFN3's config and graphs, GTCRN's graph.
-private let fileNames = ["config.ini", "enc.onnx", "erb_dec.onnx", "df_dec.onnx", "gtcrn_simple.onnx"]
+/// Every file a model folder may hold: DFN3's config and graphs, a card and the graph it names.
+private let fileNames = ["config.ini", "enc.onnx", "erb_dec.onnx", "df_dec.onnx", "card.json", "gtcrn_simple.onnx"]
 private let separator = Array("\n--dfkit-file--\n".utf8)
 
 /// One folder per fuzzing process, in memory.

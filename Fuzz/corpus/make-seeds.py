@@ -91,14 +91,20 @@ for extension, options in [
                     "synth", "0.004", "sine", "440"], check=True)
 
 # A model folder as ModelFolderFuzzer reads it: its files' contents joined by the separator, in the
-# order config.ini, enc.onnx, erb_dec.onnx, df_dec.onnx, gtcrn_simple.onnx (empty: absent).
+# order config.ini, enc.onnx, erb_dec.onnx, df_dec.onnx, card.json, gtcrn_simple.onnx (empty: absent).
 separator = b"\n--dfkit-file--\n"
 folders = fresh("ModelFolderFuzzer")
 dfn3 = [(root / "Models/DeepFilterNet3/config.ini").read_bytes()] + [
     (models / f"dfn3-{graph}-small-weights.onnx").read_bytes() for graph in ["enc", "erb_dec", "df_dec"]]
 (folders / "dfn3-small-weights").write_bytes(separator.join(dfn3))
 (folders / "dfn3-config-only").write_bytes(dfn3[0])
-(folders / "gtcrn-small-weights").write_bytes(separator.join([b"", b"", b"", b"", (models / "gtcrn-small-weights.onnx").read_bytes()]))
+(folders / "gtcrn-card-small-weights").write_bytes(separator.join(
+    [b"", b"", b"", b"", (root / "Models/GTCRN/card.json").read_bytes(), (models / "gtcrn-small-weights.onnx").read_bytes()]))
+
+# Model cards: every card the repository ships.
+cards = fresh("ModelCardFuzzer")
+for card in sorted((root / "Models").glob("*/card.json")):
+    shutil.copy(card, cards / f"{card.parent.name}.json")
 
 # Manifests: the test corpus's, and one of every key and setting README documents.
 manifests = fresh("ManifestFuzzer")

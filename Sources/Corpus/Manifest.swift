@@ -27,7 +27,7 @@ public struct Manifest: Sendable {
     /// Reads and checks the whole manifest. - Throws: `CorpusError.manifest` naming the line of a
     /// malformed entry or of a repeated id.
     public init(contentsOfFile path: String) throws {
-        guard let data = FileManager.default.contents(atPath: path) else { throw CorpusError.file(path, "cannot be read") }
+        guard let data = Data(wholeFileAtPath: path) else { throw CorpusError.file(path, "cannot be read") }
         guard let text = String(data: data, encoding: .utf8) else { throw CorpusError.file(path, "is not UTF-8 text") }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
         func resolved(_ file: String) -> String {

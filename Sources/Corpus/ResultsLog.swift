@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import JSONDocument
 
 /// A results JSONL file: records appended one line per file as each finishes (one `write` of a
 /// whole line on a file opened for appending, so a run killed at any moment leaves whole lines
@@ -26,7 +27,7 @@ public final class ResultsLog: @unchecked Sendable {
         let size = lseek(descriptor, 0, SEEK_END)
         var last: UInt8 = 0
         if size > 0, pread(descriptor, &last, 1, size - 1) == 1, last != UInt8(ascii: "\n") {
-            let data = FileManager.default.contents(atPath: path) ?? Data()
+            let data = Data(wholeFileAtPath: path) ?? Data()
             let end = data.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
             guard ftruncate(descriptor, off_t(end)) == 0 else {
                 let reason = String(cString: strerror(errno))
@@ -74,7 +75,7 @@ public final class ResultsLog: @unchecked Sendable {
         var latest: [String: ResultRecord] = [:]
         var order: [String] = []
         for path in paths {
-            guard let data = FileManager.default.contents(atPath: path) else { throw CorpusError.file(path, "cannot be read") }
+            guard let data = Data(wholeFileAtPath: path) else { throw CorpusError.file(path, "cannot be read") }
             let text = String(decoding: data, as: UTF8.self)
             let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
             for (offset, line) in lines.enumerated() where !line.isEmpty {

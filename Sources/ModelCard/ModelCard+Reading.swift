@@ -5,7 +5,7 @@ extension ModelCard {
     /// Reads and checks the card at `path` (its fields alone; `CardCheck` checks it against its
     /// graphs). - Throws: `CardError` listing every problem, each naming its field.
     public init(contentsOfFile path: String) throws {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let data = Data(wholeFileAtPath: path) else {
             throw CardError(problems: [CardProblem(file: path, field: "", expected: "a readable card file", found: "none (missing or unreadable)")])
         }
         let json: JSONValue

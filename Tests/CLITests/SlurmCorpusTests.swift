@@ -116,15 +116,21 @@ import TestSupport
         }
     }
 
+    /// A manifest of 24 ten-second files through GTCRN in `directory`, and its lines: a task takes
+    /// seconds, long enough to disturb mid-run.
+    static func tenSecondClips(in directory: URL) throws -> (manifest: URL, lines: [String]) {
+        let clip = RepositoryFiles.root.appendingPathComponent("Tests/Fixtures/generated/sample/noisy_speech.wav").path
+        let lines = (0..<24).map { "{\"id\": \"clip\($0)\", \"audio\": \"\(clip)\", \"model\": \"gtcrn\"}" }
+        let manifest = directory.appendingPathComponent("manifest.jsonl")
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: manifest)
+        return (manifest, lines)
+    }
+
     @Test func aCancelledTaskResumesWithOnlyItsUnfinishedFiles() throws {
         try Self.withCluster { environment in
             let directory = try CorpusRuns.temporaryDirectory("slurm-cancel")
             defer { try? FileManager.default.removeItem(at: directory) }
-            // 24 ten-second files through GTCRN: a task takes seconds, long enough to cancel mid-run.
-            let clip = RepositoryFiles.root.appendingPathComponent("Tests/Fixtures/generated/sample/noisy_speech.wav").path
-            let lines = (0..<24).map { "{\"id\": \"clip\($0)\", \"audio\": \"\(clip)\", \"model\": \"gtcrn\"}" }
-            let manifest = directory.appendingPathComponent("manifest.jsonl")
-            try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: manifest)
+            let (manifest, lines) = try Self.tenSecondClips(in: directory)
             let output = directory.appendingPathComponent("out")
             let first = try Self.submit(manifest, into: output, tasks: 4, environment: environment)
             // Cancel task 0 once it has finished a file, while it works on the next.
@@ -164,10 +170,7 @@ import TestSupport
         try Self.withCluster { environment in
             let directory = try CorpusRuns.temporaryDirectory("slurm-slurmd")
             defer { try? FileManager.default.removeItem(at: directory) }
-            let clip = RepositoryFiles.root.appendingPathComponent("Tests/Fixtures/generated/sample/noisy_speech.wav").path
-            let lines = (0..<24).map { "{\"id\": \"clip\($0)\", \"audio\": \"\(clip)\", \"model\": \"gtcrn\"}" }
-            let manifest = directory.appendingPathComponent("manifest.jsonl")
-            try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: manifest)
+            let (manifest, lines) = try Self.tenSecondClips(in: directory)
             let single = directory.appendingPathComponent("single")
             let reference = try DFKitProcess.run(["enhance", "--manifest", manifest.path, "--output-dir", single.path])
             try #require(reference.status == 0, "\(reference.standardError)")
