@@ -33,5 +33,9 @@ public protocol EnhancerModelKind: Sendable {
     var requiredFiles: [String] { get }
     /// The settings its models take, known without loading one (so a command line can be read first).
     var options: [EnhancerOption] { get }
+    /// What it is, in a few words (as its models' `summary`), known without loading one.
+    var summary: String { get }
+    /// Its models' licence, known without loading one.
+    var licence: String { get }
     func load(directory: String) throws -> any EnhancerModel
 }
