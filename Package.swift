@@ -100,7 +100,7 @@ let package = Package(
         .executableTarget(name: "dfkit", dependencies: ["CZlib", "Corpus", "JSONDocument", "ModelCard", "ModelCatalog", "Enhancement", "DeepFilter", "QualityScore",
                                                         "VoiceActivity", "Realtime", "Live", "LiveJack", "Inference", "ONNX", "DSP", "Plotting"],
                           swiftSettings: vectorISA),
-        .executableTarget(name: "dfbench", dependencies: ["Corpus", "ModelCatalog", "Enhancement", "DeepFilter", "QualityScore", "VoiceActivity",
+        .executableTarget(name: "dfbench", dependencies: ["Corpus", "ModelCatalog", "ModelCard", "Enhancement", "DeepFilter", "QualityScore", "VoiceActivity",
                                                           "Realtime", "Inference", "AVX512Kernels", "ONNX", "DSP", "CBLAS", "Plotting"],
                           path: "Benchmarks/dfbench", swiftSettings: vectorISA),
 
