@@ -94,6 +94,8 @@ let package = Package(
                 linkerSettings: realTimeOpenBLAS),
         .executableTarget(name: "dfkit", dependencies: ["CZlib", "Corpus", "ModelCatalog", "Enhancement", "DeepFilter", "QualityScore",
                                                         "VoiceActivity", "Realtime", "Live", "LiveJack", "Inference", "ONNX", "DSP", "Plotting"],
+                          // The pages' script and style sheet, compiled in: an installed dfkit needs no resource folder.
+                          resources: [.embedInCode("Page/report.js"), .embedInCode("Page/listen.js"), .embedInCode("Page/page.css")],
                           swiftSettings: vectorISA),
         .executableTarget(name: "dfbench", dependencies: ["Corpus", "ModelCatalog", "Enhancement", "DeepFilter", "QualityScore", "VoiceActivity",
                                                           "Realtime", "Inference", "AVX512Kernels", "ONNX", "DSP", "CBLAS", "Plotting"],

@@ -16,6 +16,7 @@ enum DFKit {
             RunCommand.self,
             ModelsCommand.self,
             ReportCommand.self,
+            ListenCommand.self,
         ]
     }
 
