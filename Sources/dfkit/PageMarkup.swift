@@ -44,12 +44,16 @@ enum PageMarkup {
         }
     }
 
-    /// `value` as the data file a page's script reads: `window.NAME = JSON;` (a script, not JSON,
-    /// so that it loads from file:// as well as from a server). Keys as Swift names them (no
-    /// key strategy: it would rewrite dictionary keys, the corpus's ids and systems, too).
+    /// `value` as the data file a page's script reads: `window.NAME = JSON.parse("…");` (a script,
+    /// not a JSON file, so that it loads from file:// as well as from a server; the JSON as a
+    /// string, which the browser reads several times faster than the same object as a literal).
+    /// The string is the JSON text encoded as a JSON string, which is a JavaScript string literal
+    /// as well. Keys as Swift names them (no key strategy: it would rewrite dictionary keys, the
+    /// corpus's ids and systems, too).
     static func dataScript<T: Encodable>(_ name: String, _ value: T) throws -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return Array("\"use strict\";\nwindow.\(name) = ".utf8) + Array(try encoder.encode(value)) + Array(";\n".utf8)
+        let json = String(decoding: try encoder.encode(value), as: UTF8.self)
+        return Array("\"use strict\";\nwindow.\(name) = JSON.parse(".utf8) + Array(try encoder.encode(json)) + Array(");\n".utf8)
     }
 }

@@ -35,6 +35,9 @@ struct ReportPage {
         let rows: [Row]
     }
 
+    /// The most records whose plots the page shows open.
+    static let openPlotsUpTo = 2000
+
     let records: [ResultRecord]
     let report: CorpusReport
     let listening: ListeningSummary?
@@ -106,9 +109,12 @@ struct ReportPage {
         } else {
             summary += ReportTables.tables(report).map { M.table($0, class: "summary") }
             let plots = Set(report.groups.flatMap { $0.metrics.map(\.name) }).sorted().map { "metric-\(ReportPlots.fileName($0)).svg" } + ["rtf.svg"]
-            summary.append(M.element("div", ["class": "plots"], plots.map { name in
-                M.element("figure", [:], [SVGElement("img", ["src": "plots/" + name, "alt": name])])
-            }))
+            // A strip of every file's value: thousands of points on a large corpus, which the browser
+            // parses before it draws anything else, so the plots of a large run wait until opened.
+            let figures = plots.map { name in M.element("figure", [:], [SVGElement("img", ["src": "plots/" + name, "alt": name, "loading": "lazy"])]) }
+            let heading = M.text("summary", [:], "Plots: each metric's values per \(report.field), each file's RTF")
+            summary.append(records.count <= Self.openPlotsUpTo ? M.element("details", ["class": "plots", "open": "open"], [heading] + figures)
+                                                               : M.element("details", ["class": "plots"], [heading] + figures))
         }
         var body: [SVGElement] = [
             M.element("header", [:], [

@@ -5,7 +5,7 @@
 (function () {
   const data = window.dfkitReport;
   const byId = (id) => document.getElementById(id);
-  const state = { page: 0, hidden: new Set() };
+  const state = { page: 0, hidden: new Set(), drawing: 0 };
 
   function make(tag, attributes, ...children) {
     const element = document.createElement(tag);
@@ -91,7 +91,7 @@
     const name = item.path.split("/").pop();
     return make("figure", { class: "media " + kind },
       make("img", { class: "spectrogram", src: item.spectrogram, alt: "spectrogram of " + name, loading: "lazy" }),
-      make("audio", { controls: "", preload: "metadata", src: item.src, "data-path": item.path }),
+      make("audio", { controls: "", preload: "none", src: item.src, "data-path": item.path }),
       make("figcaption", { title: item.path }, name));
   }
 
@@ -150,6 +150,18 @@
       : "rows " + (first + 1) + "–" + (first + shown.length) + " of " + rows.length + " (" + data.rows.length + " in all), page " + (state.page + 1) + " of " + pages;
     byId("previous").disabled = state.page === 0;
     byId("next").disabled = state.page >= pages - 1;
+    loadPlayers(++state.drawing);
+  }
+
+  // Players are drawn without loading anything (making a hundred media players at once holds the
+  // page for most of a second); afterwards they load their lengths a few at a time.
+  function loadPlayers(drawing) {
+    const waiting = [...document.querySelectorAll("#items-body audio[preload=none]")];
+    (function next() {
+      if (drawing !== state.drawing) return;
+      for (const audio of waiting.splice(0, 4)) audio.preload = "metadata";
+      if (waiting.length) setTimeout(next, 0);
+    })();
   }
 
   function setUp() {
