@@ -4,11 +4,16 @@
 /// and `random(in:)` make no promise to stay the same across releases.
 public struct PermutedCongruentialGenerator: Sendable {
     private var state: UInt64
+    /// Odd: `2 · stream + 1`.
+    private let increment: UInt64
     private static let multiplier: UInt64 = 6_364_136_223_846_793_005
-    private static let increment: UInt64 = 1_442_695_040_888_963_407
+    /// PCG's default stream (increment 1442695040888963407).
+    public static let defaultStream: UInt64 = 721_347_520_444_481_703
 
-    public init(seed: UInt64) {
+    /// Seeded as the reference `pcg32_srandom_r(seed, stream)` is.
+    public init(seed: UInt64, stream: UInt64 = defaultStream) {
         state = 0
+        increment = stream << 1 | 1
         _ = next()
         state &+= seed
         _ = next()
@@ -16,7 +21,7 @@ public struct PermutedCongruentialGenerator: Sendable {
 
     public mutating func next() -> UInt32 {
         let old = state
-        state = old &* Self.multiplier &+ Self.increment
+        state = old &* Self.multiplier &+ increment
         let xorShifted = UInt32(truncatingIfNeeded: ((old >> 18) ^ old) >> 27)
         let rotation = UInt32(truncatingIfNeeded: old >> 59)
         return (xorShifted >> rotation) | (xorShifted << ((~rotation &+ 1) & 31))
