@@ -44,7 +44,7 @@ let package = Package(
     products: [
         .executable(name: "dfkit", targets: ["dfkit"]),
         .executable(name: "dfbench", targets: ["dfbench"]),
-        .library(name: "DeepFilterKit", targets: ["ModelCatalog", "Enhancement", "DeepFilter", "GTCRN", "QualityScore", "VoiceActivity", "Realtime",
+        .library(name: "DeepFilterKit", targets: ["ModelCatalog", "Enhancement", "DeepFilter", "ModelCard", "QualityScore", "VoiceActivity", "Realtime",
                                                   "Live", "Inference", "ONNX", "DSP"]),
         // libdfkit-ladspa.so: the LADSPA plugins, and the LV2 ones when installed as dfkit.lv2/dfkit.so.
         .library(name: "dfkit-ladspa", type: .dynamic, targets: ["CLivePlugins", "LivePlugins"]),
@@ -59,6 +59,10 @@ let package = Package(
         .systemLibrary(name: "CJack", pkgConfig: "jack", providers: [.apt(["libjack-jackd2-dev"])]),
 
         .target(name: "Protobuf", swiftSettings: vectorISA),
+        // SHA-256 of files (libcrypto): corpus outputs, model cards' graphs.
+        .target(name: "Checksum", dependencies: ["CCrypto"]),
+        // JSON values whose shape is checked field by field: manifests, records, model cards.
+        .target(name: "JSONDocument"),
         .target(name: "ONNX", dependencies: ["Protobuf"], swiftSettings: vectorISA),
         // Kernels written once for both vector widths, all inlined: each is compiled into its caller
         // at the caller's ISA (Inference's AVX2, AVX512Kernels' AVX-512).
@@ -71,14 +75,15 @@ let package = Package(
         // The seam every command, the simulator and the hosts reach a model through; no model here.
         .target(name: "Enhancement", dependencies: ["DSP"], swiftSettings: vectorISA),
         .target(name: "DeepFilter", dependencies: ["Inference", "DSP", "Enhancement"], swiftSettings: kernelSettings),
-        .target(name: "GTCRN", dependencies: ["Inference", "DSP", "Enhancement"], swiftSettings: kernelSettings),
+        // Any streaming ONNX enhancer a card (card.json beside its graphs) describes, with no code of its own.
+        .target(name: "ModelCard", dependencies: ["Inference", "ONNX", "DSP", "Enhancement", "JSONDocument", "Checksum"], swiftSettings: kernelSettings),
         // Models that judge speech rather than enhance it: DNSMOS (quality) and Silero VAD (activity).
         .target(name: "QualityScore", dependencies: ["Inference", "DSP"], swiftSettings: vectorISA),
         .target(name: "VoiceActivity", dependencies: ["Inference", "DSP"], swiftSettings: vectorISA),
-        // Every model behind the seam, found by name or folder: what commands and hosts choose from.
-        .target(name: "ModelCatalog", dependencies: ["Enhancement", "DeepFilter", "GTCRN"], swiftSettings: vectorISA),
+        // Every model behind the seam, found by name or folder (built in, or a card): what commands and hosts choose from.
+        .target(name: "ModelCatalog", dependencies: ["Enhancement", "DeepFilter", "ModelCard", "JSONDocument"], swiftSettings: vectorISA),
         // Many files per command: manifests, shards, results, reports.
-        .target(name: "Corpus", dependencies: ["Enhancement", "ModelCatalog", "DSP", "CCrypto"], swiftSettings: vectorISA),
+        .target(name: "Corpus", dependencies: ["Enhancement", "ModelCatalog", "DSP", "Checksum", "JSONDocument"], swiftSettings: vectorISA),
         // SVG for every chart the commands, the simulator and the benchmarks draw; nothing of ours below it.
         .target(name: "Plotting"),
         .target(name: "Realtime", dependencies: ["Enhancement", "DSP", "Plotting"], swiftSettings: vectorISA),
@@ -92,7 +97,7 @@ let package = Package(
         // The JACK client behind `dfkit live --jack`.
         .target(name: "LiveJack", dependencies: ["Live", "Enhancement", "DSP", "Realtime", "CJack"], swiftSettings: vectorISA,
                 linkerSettings: realTimeOpenBLAS),
-        .executableTarget(name: "dfkit", dependencies: ["CZlib", "Corpus", "ModelCatalog", "Enhancement", "DeepFilter", "QualityScore",
+        .executableTarget(name: "dfkit", dependencies: ["CZlib", "Checksum", "Corpus", "JSONDocument", "ModelCard", "ModelCatalog", "Enhancement", "DeepFilter", "QualityScore",
                                                         "VoiceActivity", "Realtime", "Live", "LiveJack", "Inference", "ONNX", "DSP", "Plotting"],
                           // The pages' script and style sheet, compiled in: an installed dfkit needs no resource folder.
                           resources: [.embedInCode("Page/report.js"), .embedInCode("Page/listen.js"), .embedInCode("Page/page.css")],
@@ -124,7 +129,7 @@ let package = Package(
                     swiftSettings: vectorISA),
         .testTarget(name: "RealtimeTests", dependencies: ["Realtime", "DeepFilter", "Enhancement", "DSP", "TestSupport"], swiftSettings: vectorISA),
         .testTarget(name: "EnhancementTests", dependencies: ["Enhancement", "ModelCatalog", "DSP", "TestSupport", "EnhancerFixtures"], swiftSettings: vectorISA),
-        .testTarget(name: "CorpusTests", dependencies: ["Corpus", "TestSupport"], swiftSettings: vectorISA),
+        .testTarget(name: "CorpusTests", dependencies: ["Corpus", "Checksum", "TestSupport"], swiftSettings: vectorISA),
         .testTarget(name: "QualityScoreTests", dependencies: ["QualityScore", "DSP", "TestSupport"], swiftSettings: vectorISA),
         .testTarget(name: "VoiceActivityTests", dependencies: ["VoiceActivity", "DSP", "TestSupport"], swiftSettings: vectorISA),
         .testTarget(name: "CLITests", dependencies: ["dfkit", "TestSupport"], swiftSettings: vectorISA),

@@ -1,4 +1,5 @@
 import Enhancement
+import JSONDocument
 
 /// One file of a corpus: where it is read from and written to, with the model and options it is
 /// enhanced with and, optionally, the clean reference its metrics are computed against.

@@ -1,6 +1,8 @@
+import Checksum
 import DSP
 import Enhancement
 import Foundation
+import JSONDocument
 import ModelCatalog
 
 /// Enhances a corpus file by file with `jobs` workers on this machine (threads sharing each model,
@@ -164,12 +166,14 @@ public final class CorpusRunner: @unchecked Sendable {
         }
     }
 
+    /// The options as a record's settings, by their keys (`atten_lim_db`: 12).
     static func settings(_ options: EnhancerOptions) -> [String: JSONValue] {
-        var settings: [String: JSONValue] = [:]
-        if let limit = options.attenuationLimitDecibels { settings["atten_lim_db"] = .number(Double(limit)) }
-        if let beta = options.postFilterBeta { settings["pf_beta"] = .number(Double(beta)) }
-        if let thresholds = options.thresholds { settings["thresholds"] = .string(thresholds) }
-        return settings
+        options.keyed(by: ModelCatalog.options).mapValues { value in
+            switch value {
+            case .number(let number): .number(number)
+            case .choice(let word): .string(word)
+            }
+        }
     }
 
     /// Ids whose latest record is `ok` and whose output file has the recorded checksum.

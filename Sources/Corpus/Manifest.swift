@@ -1,9 +1,11 @@
 import Enhancement
 import Foundation
+import JSONDocument
+import ModelCatalog
 
 /// A corpus as a JSONL manifest: one object a line, `{"id": …, "audio": PATH}` with optional
-/// `reference` (the clean signal), `model` (a name or folder) and `settings`
-/// (`atten_lim_db`, `pf_beta`, `thresholds`); relative paths are relative to the manifest's
+/// `reference` (the clean signal), `model` (a name or folder) and `settings` (the models' options
+/// by their keys, e.g. `atten_lim_db`: `ModelCatalog.options`); relative paths are relative to the manifest's
 /// folder. Other keys are carried into each record under `meta`. Blank lines are skipped.
 public struct Manifest: Sendable {
     public struct Entry: Sendable, Equatable {
@@ -60,13 +62,9 @@ public struct Manifest: Sendable {
             switch object["settings"] {
             case nil, .null?: break
             case .object(let settings)?:
-                for (key, value) in settings {
-                    switch (key, value) {
-                    case ("atten_lim_db", .number(let limit)) where limit.isFinite: options.attenuationLimitDecibels = Float(limit)
-                    case ("pf_beta", .number(let beta)) where beta.isFinite && beta >= 0: options.postFilterBeta = Float(beta)
-                    case ("thresholds", .string(let name)) where ["default", "upstream"].contains(name): options.thresholds = name
-                    default: throw malformed("setting \"\(key)\" must be atten_lim_db (dB), pf_beta (≥ 0) or thresholds (default|upstream)")
-                    }
+                for key in settings.keys.sorted() {
+                    let setting = try Self.setting(key: key, settings[key]!) { malformed($0) }
+                    options[setting.name] = setting.value
                 }
             default: throw malformed("\"settings\" must be an object")
             }
@@ -76,6 +74,25 @@ public struct Manifest: Sendable {
         }
         self.path = path
         self.entries = entries
+    }
+
+    /// The name of the option whose key `key` is, and its value from `json`, checked against what it accepts.
+    static func setting(key: String, _ json: JSONValue, _ refuse: (String) -> CorpusError) throws -> (name: String, value: EnhancerOptionValue) {
+        let known = ModelCatalog.options
+        guard let option = known.first(where: { $0.key == key }) else {
+            throw refuse("setting \"\(key)\" is none of the models' settings (\(known.map { "\($0.key): \($0.accepted)" }.joined(separator: "; ")))")
+        }
+        let value: EnhancerOptionValue
+        switch json {
+        case .number(let number): value = .number(number)
+        case .string(let word): value = .choice(word)
+        default: throw refuse("setting \"\(key)\" must be \(option.accepted)")
+        }
+        do {
+            return (option.name, try option.checked(value))
+        } catch {
+            throw refuse("setting \"\(key)\" must be \(option.accepted), got \(value)")
+        }
     }
 
     /// An id names its output below the output folder: no absolute path, no `.` or `..` part.

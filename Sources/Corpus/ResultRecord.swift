@@ -1,4 +1,5 @@
 import Foundation
+import JSONDocument
 
 /// One line of a run's results JSONL: a file, how it was enhanced, how long it took, and its
 /// metrics (top-level keys, as `dfkit score --json` names them).

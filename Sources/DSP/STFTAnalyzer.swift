@@ -1,16 +1,18 @@
 import CFFTW
 
-/// Streaming STFT analysis at 50 % overlap with the window and scale of an `STFTConfiguration`
-/// (by default libDF's `frame_analysis`: the Vorbis window, spectra scaled by
+/// STFT analysis with the window and scale of an `STFTConfiguration` (by default libDF's
+/// `frame_analysis`: frames of 960 at hop 480, the Vorbis window, spectra scaled by
 /// `1/(fftSize²/(2·hopSize))` = 1/960 for DFN3, the only normalisation of the pair).
 ///
-/// Each call consumes one hop of `hopSize` samples and produces the spectrum of the last
-/// `fftSize = 2·hopSize` samples (the first frame is half zeros). Spectra are
-/// `binCount = fftSize/2 + 1` complex bins stored as interleaved `(re, im)` Float pairs,
-/// `[binCount × 2]`.
+/// A frame of `frameLength` samples is windowed, zero-padded to `fftSize` and transformed;
+/// spectra are `binCount = fftSize/2 + 1` complex bins stored as interleaved `(re, im)` Float
+/// pairs, `[binCount × 2]`. Either the caller assembles each frame (`analyze(frame:into:)`), or
+/// the analyser keeps the history and each hop completes the next frame (`analyze(hop:into:)`:
+/// the last `frameLength` samples, zeros before the first).
 ///
-/// After `init`, `analyze(hop:into:)` does not allocate, lock or throw.
+/// After `init`, analysing does not allocate, lock or throw.
 public final class STFTAnalyzer {
+    public let frameLength: Int
     public let fftSize: Int
     public let hopSize: Int
     public var binCount: Int { fftSize / 2 + 1 }
@@ -20,6 +22,7 @@ public final class STFTAnalyzer {
     public let scale: Float
 
     private let transform: RealFFT
+    /// The `frameLength − hopSize` samples before the next hop.
     private let memory: UnsafeMutablePointer<Float>
 
     /// libDF's analysis. - Throws: `DSPError` unless `fftSize == 2·hopSize` and `hopSize > 0`
@@ -29,31 +32,58 @@ public final class STFTAnalyzer {
     }
 
     public init(configuration: STFTConfiguration) {
-        let fftSize = configuration.fftSize, hopSize = configuration.hopSize
-        self.fftSize = fftSize
-        self.hopSize = hopSize
+        frameLength = configuration.frameLength
+        fftSize = configuration.fftSize
+        hopSize = configuration.hopSize
         window = configuration.analysisWindow
         scale = configuration.analysisScale
         transform = RealFFT(size: fftSize)
-        memory = FFTWPlanner.allocateFloats(hopSize)
+        memory = FFTWPlanner.allocateFloats(max(frameLength - hopSize, 1))
     }
 
     deinit {
         fftwf_free(memory)
     }
 
-    /// Analyses one hop. `hop.count` must be `hopSize`, `spectrum.count` at least `2·binCount`.
-    public func analyze(hop: UnsafeBufferPointer<Float>, into spectrum: UnsafeMutableBufferPointer<Float>) {
-        precondition(hop.count == hopSize && spectrum.count >= 2 * binCount, "STFTAnalyzer: buffer sizes")
+    /// Analyses one frame: `frame.count` must be `frameLength`, `spectrum.count` at least `2·binCount`.
+    public func analyze(frame samples: UnsafeBufferPointer<Float>, into spectrum: UnsafeMutableBufferPointer<Float>) {
+        precondition(samples.count == frameLength && spectrum.count >= 2 * binCount, "STFTAnalyzer: buffer sizes")
         let frame = transform.frame
         window.withUnsafeBufferPointer { w in
-            for n in 0..<hopSize {
-                frame[n] = memory[n] * w[n]
-                frame[hopSize + n] = hop[n] * w[hopSize + n]
-                memory[n] = hop[n]
+            for n in 0..<frameLength {
+                frame[n] = samples[n] * w[n]
             }
         }
         transform.execute()
+        copyScaled(into: spectrum)
+    }
+
+    /// Analyses one hop: the frame of the last `frameLength` samples, this hop at its end.
+    /// `hop.count` must be `hopSize`, `spectrum.count` at least `2·binCount`.
+    public func analyze(hop: UnsafeBufferPointer<Float>, into spectrum: UnsafeMutableBufferPointer<Float>) {
+        precondition(hop.count == hopSize && spectrum.count >= 2 * binCount, "STFTAnalyzer: buffer sizes")
+        let frame = transform.frame
+        let history = frameLength - hopSize
+        window.withUnsafeBufferPointer { w in
+            for n in 0..<history {
+                frame[n] = memory[n] * w[n]
+            }
+            for n in 0..<hopSize {
+                frame[history + n] = hop[n] * w[history + n]
+            }
+        }
+        if history > 0 {
+            if history > hopSize {
+                memory.update(from: memory + hopSize, count: history - hopSize)
+            }
+            let kept = min(history, hopSize)
+            (memory + history - kept).update(from: hop.baseAddress! + hopSize - kept, count: kept)
+        }
+        transform.execute()
+        copyScaled(into: spectrum)
+    }
+
+    private func copyScaled(into spectrum: UnsafeMutableBufferPointer<Float>) {
         let output = transform.bins
         for i in 0..<(2 * binCount) {
             spectrum[i] = output[i] * scale
@@ -78,8 +108,8 @@ public final class STFTAnalyzer {
         return spectrogram
     }
 
-    /// Forgets the previous hop (back to the all-zero initial state).
+    /// Forgets the previous hops (back to the all-zero initial state).
     public func reset() {
-        memory.update(repeating: 0, count: hopSize)
+        memory.update(repeating: 0, count: max(frameLength - hopSize, 1))
     }
 }

@@ -1,30 +1,38 @@
 import CFFTW
 
-/// Streaming ISTFT (windowed overlap-add) with the window and normalisation of an
+/// Streaming ISTFT (windowed overlap-add) with the windows, inverse scale and normalisation of an
 /// `STFTConfiguration`: by default libDF's `frame_synthesis`, whose inverse FFT is unnormalised
 /// (the analysis scale already makes analysis → synthesis the identity, delayed by
-/// `fftSize − hopSize` samples); with `.windowEnvelope`, `torch.istft`'s.
+/// `frameLength − hopSize` samples); with `.windowSum`, `torch.istft`'s.
+///
+/// Each frame's inverse FFT (scaled by `inverseScale`) is cut to `frameLength` samples, windowed
+/// and added into the running overlap; the first `hopSize` samples of the overlap are then
+/// complete (no later frame reaches them) and come out, normalised. A caller may also run the
+/// two steps apart (`inverse`, then `overlapAdd`), to change the time block in between.
 ///
 /// Input spectra use the layout of `STFTAnalyzer`: `binCount` interleaved `(re, im)` pairs. The
 /// imaginary parts of the DC and Nyquist bins are treated as zero, as a real inverse FFT does;
 /// the caller's spectrum is never modified.
 ///
-/// After `init`, `synthesize(spectrum:into:)` does not allocate, lock or throw.
+/// After `init`, synthesising does not allocate, lock or throw.
 public final class STFTSynthesizer {
+    public let frameLength: Int
     public let fftSize: Int
     public let hopSize: Int
     public var binCount: Int { fftSize / 2 + 1 }
     public let window: [Float]
-    /// Per output sample of a hop, the factor the overlap-add is multiplied by (1/N and the
-    /// window envelope folded in; all ones without normalisation).
+    public let inverseScale: Float
+    /// Per output sample of a hop, the factor the overlap-add is multiplied by (the inverse of
+    /// the steady window sum; empty without normalisation).
     private let normalization: [Float]
-    /// The same for the second half of the last frame alone, where no later frame overlaps it.
-    private let finalNormalization: [Float]
+    private let configuration: STFTConfiguration
 
     private let bins: UnsafeMutablePointer<fftwf_complex>
     private let binFloats: UnsafeMutablePointer<Float>
     private let frame: UnsafeMutablePointer<Float>
-    private let memory: UnsafeMutablePointer<Float>
+    /// The overlap still to be completed by later frames: `frameLength` samples from the start
+    /// of the next hop.
+    private let overlap: UnsafeMutablePointer<Float>
     private let plan: fftwf_plan
 
     /// libDF's synthesis. - Throws: `DSPError` unless `fftSize == 2·hopSize` and `hopSize > 0`.
@@ -33,30 +41,24 @@ public final class STFTSynthesizer {
     }
 
     public init(configuration: STFTConfiguration) {
-        let fftSize = configuration.fftSize, hopSize = configuration.hopSize
-        self.fftSize = fftSize
-        self.hopSize = hopSize
+        self.configuration = configuration
+        frameLength = configuration.frameLength
+        fftSize = configuration.fftSize
+        hopSize = configuration.hopSize
         window = configuration.synthesisWindow
+        inverseScale = configuration.inverseScale
         switch configuration.synthesisNormalization {
-        case .none:
-            normalization = []
-            finalNormalization = []
-        case .windowEnvelope:
-            let (a, s) = (configuration.analysisWindow, configuration.synthesisWindow)
-            normalization = (0..<hopSize).map { n in
-                let envelope = a[n] * s[n] + a[n + hopSize] * s[n + hopSize]
-                return 1 / (Float(fftSize) * envelope)
-            }
-            finalNormalization = (0..<hopSize).map { n in 1 / (Float(fftSize) * a[n + hopSize] * s[n + hopSize]) }
+        case .none: normalization = []
+        case .windowSum: normalization = configuration.steadyWindowSum.map { 1 / $0 }
         }
         let binCount = fftSize / 2 + 1
         binFloats = FFTWPlanner.allocateFloats(2 * binCount)
         bins = UnsafeMutableRawPointer(binFloats).bindMemory(to: fftwf_complex.self, capacity: binCount)
         frame = FFTWPlanner.allocateFloats(fftSize)
-        memory = FFTWPlanner.allocateFloats(hopSize)
-        let frameBuffer = frame, binBuffer = bins
+        overlap = FFTWPlanner.allocateFloats(frameLength + hopSize)
+        let frameBuffer = frame, binBuffer = bins, size = fftSize
         plan = FFTWPlanner.withPlanningLock {
-            fftwf_plan_dft_c2r_1d(Int32(fftSize), binBuffer, frameBuffer, UInt32(FFTW_ESTIMATE))
+            fftwf_plan_dft_c2r_1d(Int32(size), binBuffer, frameBuffer, UInt32(FFTW_ESTIMATE))
         }
     }
 
@@ -64,35 +66,80 @@ public final class STFTSynthesizer {
         FFTWPlanner.withPlanningLock { fftwf_destroy_plan(plan) }
         fftwf_free(binFloats)
         fftwf_free(frame)
-        fftwf_free(memory)
+        fftwf_free(overlap)
     }
 
     /// Synthesises one hop. `spectrum.count` must be at least `2·binCount`, `hop.count` `hopSize`.
     public func synthesize(spectrum: UnsafeBufferPointer<Float>, into hop: UnsafeMutableBufferPointer<Float>) {
         precondition(hop.count == hopSize && spectrum.count >= 2 * binCount, "STFTSynthesizer: buffer sizes")
+        transform(spectrum)
+        addFrame(hop: hop)
+    }
+
+    /// The inverse FFT of `spectrum`, times `inverseScale`: `fftSize` samples into `block`.
+    public func inverse(spectrum: UnsafeBufferPointer<Float>, into block: UnsafeMutableBufferPointer<Float>) {
+        precondition(block.count == fftSize && spectrum.count >= 2 * binCount, "STFTSynthesizer: buffer sizes")
+        transform(spectrum)
+        block.baseAddress!.update(from: frame, count: fftSize)
+    }
+
+    /// Adds the first `frameLength` samples of `block` (an inverse FFT, as `inverse` makes it, or
+    /// a time block in its place), windowed, and writes the hop they complete.
+    public func overlapAdd(block: UnsafeBufferPointer<Float>, into hop: UnsafeMutableBufferPointer<Float>) {
+        precondition(block.count >= frameLength && hop.count == hopSize, "STFTSynthesizer: buffer sizes")
+        frame.update(from: block.baseAddress!, count: frameLength)
+        addFrame(hop: hop)
+    }
+
+    private func transform(_ spectrum: UnsafeBufferPointer<Float>) {
         // c2r overwrites its input, so it works on a private copy.
         binFloats.update(from: spectrum.baseAddress!, count: 2 * binCount)
         binFloats[1] = 0
         binFloats[2 * binCount - 1] = 0
         fftwf_execute(plan)
-        window.withUnsafeBufferPointer { w in
-            for n in 0..<hopSize {
-                hop[n] = frame[n] * w[n] + memory[n]
-                memory[n] = frame[hopSize + n] * w[hopSize + n]
-            }
-        }
-        normalization.withUnsafeBufferPointer { factors in
-            for n in factors.indices { hop[n] *= factors[n] }
+        if inverseScale != 1 {
+            for n in 0..<fftSize { frame[n] *= inverseScale }
         }
     }
 
-    /// The hop after the last frame synthesised, as a signal's end has it: the second half of the
-    /// last frame with nothing overlapping it, normalised by its own window envelope (with
-    /// `.windowEnvelope`; as it is otherwise). Leaves the state as it was.
-    public func finalHop(into hop: UnsafeMutableBufferPointer<Float>) {
-        precondition(hop.count == hopSize, "STFTSynthesizer: buffer sizes")
-        for n in 0..<hopSize {
-            hop[n] = memory[n] * (finalNormalization.isEmpty ? 1 : finalNormalization[n])
+    /// Windows `frame`'s first `frameLength` samples into the overlap, then moves the completed
+    /// hop out of it, normalised.
+    private func addFrame(hop: UnsafeMutableBufferPointer<Float>) {
+        window.withUnsafeBufferPointer { w in
+            for n in 0..<frameLength {
+                overlap[n] = frame[n] * w[n] + overlap[n]
+            }
+        }
+        hop.baseAddress!.update(from: overlap, count: hopSize)
+        normalization.withUnsafeBufferPointer { factors in
+            for n in factors.indices { hop[n] *= factors[n] }
+        }
+        overlap.update(from: overlap + hopSize, count: frameLength)
+    }
+
+    /// The overlap not yet completed, as a signal's end leaves it: the next `count` samples (at
+    /// most `frameLength − hopSize`), each normalised by the window products of the frames
+    /// actually added there — the last `frameCount` ones, when fewer than the steady state has
+    /// (`torch.istft`'s envelope at the end; the samples as they are without normalisation).
+    /// Leaves the state as it was.
+    public func tail(count: Int, frameCount: Int, into output: UnsafeMutableBufferPointer<Float>) {
+        precondition(count <= max(frameLength - hopSize, 0) && output.count >= count, "STFTSynthesizer: tail sizes")
+        let a = configuration.analysisWindow, s = configuration.synthesisWindow
+        for p in 0..<count {
+            guard configuration.synthesisNormalization == .windowSum else {
+                output[p] = overlap[p]
+                continue
+            }
+            // Sample p after the last hop lies at p + hop·j in the frame added j hops before the last.
+            var sum: Float = 0
+            var n = p + hopSize
+            var frames = 0
+            while n < frameLength && frames < frameCount {
+                sum += a[n] * s[n]
+                n += hopSize
+                frames += 1
+            }
+            output[p] = overlap[p] * (1 / sum)
         }
     }
 
@@ -115,6 +162,6 @@ public final class STFTSynthesizer {
 
     /// Clears the overlap-add memory.
     public func reset() {
-        memory.update(repeating: 0, count: hopSize)
+        overlap.update(repeating: 0, count: frameLength + hopSize)
     }
 }

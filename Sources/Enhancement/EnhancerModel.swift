@@ -15,7 +15,8 @@ public protocol EnhancerModel: AnyObject, Sendable {
     var parameterCount: Int { get }
     /// The licence, in a few words (`MIT`, `MIT OR Apache-2.0`).
     var licence: String { get }
-    var supportedOptions: [EnhancerOption] { get }
+    /// The settings it takes (see `EnhancerOption`), in the order help texts and plugins list them.
+    var options: [EnhancerOption] { get }
     /// An enhancer for real time: one hop per call, allocation-free.
     func makeStreamingEnhancer(options: EnhancerOptions) throws -> any StreamingEnhancer
     /// The fastest enhancer for whole files; its output equals the streaming one's, aligned.
@@ -30,5 +31,7 @@ public protocol EnhancerModelKind: Sendable {
     var folderName: String { get }
     /// The files a folder of this kind holds.
     var requiredFiles: [String] { get }
+    /// The settings its models take, known without loading one (so a command line can be read first).
+    var options: [EnhancerOption] { get }
     func load(directory: String) throws -> any EnhancerModel
 }

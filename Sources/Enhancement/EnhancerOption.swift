@@ -1,37 +1,106 @@
-/// A setting a command can pass to an enhancer; each model says which it takes.
-public enum EnhancerOption: String, Sendable, CaseIterable {
-    /// `--atten-lim DB`: limit the attenuation to DB decibels.
-    case attenuationLimit = "atten-lim"
-    /// `--pf-beta B`: the post-filter's strength.
-    case postFilterBeta = "pf-beta"
-    /// `--thresholds SET`: which local-SNR gating thresholds to use.
-    case thresholds
+/// A setting a model takes, described once by the model so that everything above the seam can
+/// offer it without knowing the model: command-line flags (`--<name> <placeholder>`), manifest
+/// and results-record keys (`key`), plugin control ports and help texts are all made from it.
+public struct EnhancerOption: Sendable, Hashable {
+    /// The values the option accepts.
+    public enum Kind: Sendable, Hashable {
+        /// A finite number within the range (the bounds included).
+        case number(ClosedRange<Double>)
+        /// One of these words.
+        case choice([String])
+    }
+
+    /// The flag's name without dashes (`atten-lim`); also the plugin port's symbol, with `-` as `_`.
+    public let name: String
+    /// The key in a manifest's `settings` and in a results record (`atten_lim_db`).
+    public let key: String
+    public let kind: Kind
+    /// What the model does when the option is not given.
+    public let defaultValue: EnhancerOptionValue
+    /// The value's name in usage lines (`DB`, `B`, `SET`).
+    public let placeholder: String
+    /// What the option does, in one sentence, for help texts and port labels.
+    public let help: String
+    /// The range a plugin's control port offers, when narrower than what the command line takes
+    /// (a host draws a slider between these); nil: the option is not offered as a port.
+    public let portRange: ClosedRange<Double>?
+
+    public init(name: String, key: String, kind: Kind, defaultValue: EnhancerOptionValue, placeholder: String, help: String,
+                portRange: ClosedRange<Double>? = nil) {
+        self.name = name
+        self.key = key
+        self.kind = kind
+        self.defaultValue = defaultValue
+        self.placeholder = placeholder
+        self.help = help
+        self.portRange = portRange
+    }
+
+    /// The flag as a command line spells it.
+    public var flag: String { "--" + name }
+
+    /// `value` if this option accepts it. - Throws: `EnhancerError.unsupported` saying what it takes.
+    public func checked(_ value: EnhancerOptionValue) throws -> EnhancerOptionValue {
+        switch (kind, value) {
+        case (.number(let range), .number(let number)) where number.isFinite && range.contains(number):
+            return value
+        case (.choice(let words), .choice(let word)) where words.contains(word):
+            return value
+        default:
+            throw EnhancerError.unsupported("\(flag) takes \(accepted), got \(value)")
+        }
+    }
+
+    /// `text` read as this option's value (a number or one of the words).
+    /// - Throws: `EnhancerError.unsupported` saying what it takes.
+    public func value(parsing text: String) throws -> EnhancerOptionValue {
+        switch kind {
+        case .number:
+            guard let number = Double(text) else { throw EnhancerError.unsupported("\(flag) takes \(accepted), got '\(text)'") }
+            return try checked(.number(number))
+        case .choice:
+            return try checked(.choice(text))
+        }
+    }
+
+    /// What the option accepts, in words.
+    public var accepted: String {
+        switch kind {
+        case .number(let range):
+            switch (range.lowerBound.isFinite, range.upperBound.isFinite) {
+            case (true, true): "a number from \(EnhancerOptionValue.number(range.lowerBound)) to \(EnhancerOptionValue.number(range.upperBound))"
+            case (true, false): "a number ≥ \(EnhancerOptionValue.number(range.lowerBound))"
+            case (false, true): "a number ≤ \(EnhancerOptionValue.number(range.upperBound))"
+            case (false, false): "a finite number"
+            }
+        case .choice(let words):
+            words.map { "'\($0)'" }.joined(separator: " or ")
+        }
+    }
 }
 
-/// The options given for one run; unset ones keep the model's defaults.
-public struct EnhancerOptions: Sendable, Equatable {
-    public var attenuationLimitDecibels: Float?
-    public var postFilterBeta: Float?
-    public var thresholds: String?
+/// The value of one option: a number or a word, as the option's kind says.
+public enum EnhancerOptionValue: Sendable, Hashable, CustomStringConvertible {
+    case number(Double)
+    case choice(String)
 
-    public init(attenuationLimitDecibels: Float? = nil, postFilterBeta: Float? = nil, thresholds: String? = nil) {
-        self.attenuationLimitDecibels = attenuationLimitDecibels
-        self.postFilterBeta = postFilterBeta
-        self.thresholds = thresholds
-    }
-
-    /// The options that are set.
-    public var given: [EnhancerOption] {
-        [attenuationLimitDecibels.map { _ in .attenuationLimit }, postFilterBeta.map { _ in .postFilterBeta },
-         thresholds.map { _ in .thresholds }].compactMap { $0 }
-    }
-
-    /// Throws, naming the option, when one is set that `model` does not take.
-    public func check(against model: any EnhancerModel) throws {
-        if let unknown = given.first(where: { !model.supportedOptions.contains($0) }) {
-            let takes = model.supportedOptions.map { "--" + $0.rawValue }
-            throw EnhancerError.unsupported(
-                "\(model.name) has no --\(unknown.rawValue) (it takes \(takes.isEmpty ? "no options" : takes.joined(separator: ", ")))")
+    /// A number without a needless `.0`, a word as it is.
+    public var description: String {
+        switch self {
+        case .number(let number):
+            number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : String(number)
+        case .choice(let word):
+            word
         }
+    }
+
+    public var number: Double? {
+        if case .number(let number) = self { return number }
+        return nil
+    }
+
+    public var word: String? {
+        if case .choice(let word) = self { return word }
+        return nil
     }
 }

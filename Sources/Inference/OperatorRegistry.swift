@@ -26,6 +26,7 @@ enum OperatorRegistry {
         case "Div": return ElementwiseBinary<Division>()
         case "Pow": return Pow()
         case "Max": return Max()
+        case "Clip": return try Clip(attributes, opset: opset)
         case "Equal": return Equal()
         case "Not": return Not()
         case "Relu": return UnaryActivation(.relu)

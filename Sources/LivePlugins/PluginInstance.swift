@@ -69,7 +69,7 @@ final class PluginInstance {
     }
 
     private static func makeChannels(kind: PluginKind, model: any EnhancerModel, sampleRate: Int, postFilterBeta: Float) throws -> [LiveEnhancer] {
-        let options = kind.hasPostFilter && postFilterBeta > 0 ? EnhancerOptions(postFilterBeta: postFilterBeta) : EnhancerOptions()
+        let options = kind.hasPostFilter && postFilterBeta > 0 ? EnhancerOptions(["pf-beta": .number(Double(postFilterBeta))]) : EnhancerOptions()
         return try (0..<kind.channelCount).map { _ in
             try LiveEnhancer(enhancer: model.makeStreamingEnhancer(options: options), sampleRate: sampleRate)
         }

@@ -19,18 +19,17 @@ enum SharedModels {
     static func acquire(_ name: String, roots: [ModelCatalog.SearchRoot]) throws -> (model: any EnhancerModel, folder: String) {
         try entries.withLock { entries in
             guard let found = ModelCatalog.locate(name, roots: roots) else {
-                let folder = ModelCatalog.kinds.first { $0.name == name }?.folderName ?? name
                 let searched = roots.isEmpty ? "any folder" : roots.map { "\($0.path) (\($0.origin))" }.joined(separator: ", ")
                 throw EnhancerError.modelNotFound(
-                    "model \(name) (folder \(folder)) not found in \(searched); set \(ModelCatalog.directoryVariable) to the folder "
-                        + "holding \(folder), or install the plugins with their models (Scripts/install-plugins)")
+                    "model \(name) not found in \(searched); set \(ModelCatalog.directoryVariable) to the folder "
+                        + "holding the model folders, or install the plugins with their models (Scripts/install-plugins)")
             }
             if var entry = entries[found.directory] {
                 entry.users += 1
                 entries[found.directory] = entry
                 return (entry.model, found.directory)
             }
-            let model = try found.kind.load(directory: found.directory)
+            let model = try ModelCatalog.load(found)
             entries[found.directory] = Entry(model: model, users: 1)
             return (model, found.directory)
         }

@@ -15,6 +15,7 @@ enum DFKit {
             LiveCommand.self,
             RunCommand.self,
             ModelsCommand.self,
+            CardCommand.self,
             ReportCommand.self,
             ListenCommand.self,
         ]
@@ -63,8 +64,10 @@ enum DFKit {
         print(text)
     }
 
+    /// Prints each line of `message` as an error line and exits with status 1.
     static func exitWithError(_ message: String) -> Never {
-        FileHandle.standardError.write(Data("dfkit: error: \(message)\n".utf8))
+        let lines = message.split(separator: "\n", omittingEmptySubsequences: true).map { "dfkit: error: \($0)\n" }
+        FileHandle.standardError.write(Data(lines.joined().utf8))
         exit(1)
     }
 }

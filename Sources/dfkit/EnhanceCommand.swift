@@ -8,17 +8,16 @@ import ModelCatalog
 /// real-time factor.
 struct EnhanceCommand: Command {
     static let name = "enhance"
-    static let summary = "remove noise from a recording (DeepFilterNet3 or GTCRN) and print the real-time factor"
-    static let help = """
-        USAGE: dfkit enhance IN -o OUT [--model dfn3|gtcrn|DIR] [--float] [--streaming]
-                             [--resampler ours|soxr-hq|soxr-vhq] [--atten-lim DB] [--pf-beta B]
-                             [--thresholds default|upstream]
+    static let summary = "remove noise from a recording with a speech-enhancement model and print the real-time factor"
+    static var help: String { """
+        USAGE: dfkit enhance IN -o OUT [--model NAME|DIR] [--float] [--streaming]
+                             [--resampler ours|soxr-hq|soxr-vhq] [model options]
                dfkit enhance (FILE|DIR)… | --manifest FILE.jsonl  --output-dir DIR [--jobs N]
                              [--shard I/N] [--results FILE.jsonl] [--skip-existing] [--metrics LIST]
                              [the options above]
 
         Enhances every channel of IN (any format libsndfile reads, 8 to 192 kHz: it is converted
-        to the model's rate, 48 kHz for dfn3 and 16 kHz for gtcrn, and back) and writes OUT as WAV
+        to the model's rate and back; `dfkit models` lists each model's rate) and writes OUT as WAV
         with IN's rate and channel count. The output is aligned with the input and has its length
         (the model's delay is removed). OUT is written to a temporary file first and appears only
         when complete.
@@ -29,31 +28,26 @@ struct EnhanceCommand: Command {
 
         OPTIONS:
           -o, --output OUT      where to write the enhanced WAV (required)
-          --model M             dfn3 (default), gtcrn, or a model folder (recognised by its
-                                files); a name is looked up in $DFKIT_MODEL_DIR, the installed
-                                share directory, then the repository's Models/ (`dfkit models`)
+          --model M             a model's name (default \(ModelCatalog.defaultName); `dfkit models`
+                                lists them) or a model folder (recognised by its files or its
+                                card); a name is looked up in $DFKIT_MODEL_DIR, the installed
+                                share directory, then the repository's Models/
           --float               write 32-bit float samples (default: 16-bit integer)
           --streaming           run the network hop by hop, as a real-time caller does (at
                                 the model's rate one hop per call; at other rates 10 ms frames
                                 through the real-time chain, IN's rate then a multiple of
-                                100 Hz); default: the model's fastest way (dfn3: chunks of 100
+                                100 Hz); default: the model's fastest way (e.g. chunks of many
                                 frames per graph call)
           --resampler R         ours (default), soxr-hq or soxr-vhq: what converts IN to the
                                 model's rate and back (not with --streaming at other rates,
                                 which runs the real-time chain's own)
-          dfn3 only:
-          --atten-lim DB        limit the attenuation to DB decibels (≥ 100: off, the default;
-                                < 0.01: pass the input through)
-          --pf-beta B           enable the post-filter with strength B (e.g. 0.02; default off)
-          --thresholds SET      lsnr gating: 'default' (−15, 35, 35) as libDF's C API, both
-                                decoders on every frame; 'upstream' (−10, 30, 20) as
-                                RuntimeParams::default
+        \(EnhancerOptions.helpText)
           -h, --help            show this help
 
         MANY FILES (a corpus):
           Several files, folders (searched recursively for audio files) or --manifest FILE.jsonl
           (one JSON object a line: "id", "audio", optional "reference" (the clean signal),
-          "model" and "settings" {"atten_lim_db", "pf_beta", "thresholds"}; relative paths are
+          "model" and "settings" {\(ModelCatalog.options.map { "\"\($0.key)\"" }.joined(separator: ", "))}; relative paths are
           relative to the manifest) are enhanced into --output-dir DIR: a folder's files keep
           their place in its tree, a manifest's go to DIR/<id>.wav. Each output appears
           atomically; each finished file appends one record to --results (JSONL: id, input,
@@ -69,6 +63,7 @@ struct EnhanceCommand: Command {
           --metrics LIST        compute these metrics of each output (see dfkit score):
                                 intrusive ones where the manifest gives a reference
         """
+    }
 
     /// One file with `-o`, or a corpus into a folder.
     enum Target {

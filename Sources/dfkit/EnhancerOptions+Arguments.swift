@@ -1,23 +1,30 @@
 import Enhancement
+import ModelCatalog
 
 extension EnhancerOptions {
-    /// The enhancer options on the command line (`--atten-lim DB`, `--pf-beta B`,
-    /// `--thresholds SET`), checked for range here and against the model when it is built.
+    /// The options of every model in the catalog that are on the command line (`--atten-lim DB`, …),
+    /// each value checked against its option here, and against the chosen model when it is built.
     init(parsing arguments: inout ArgumentList) throws {
         self.init()
-        if let limit = try arguments.number("--atten-lim", as: Float.self) {
-            guard limit.isFinite else { throw CommandLineError("--atten-lim must be a finite number of dB") }
-            attenuationLimitDecibels = limit
-        }
-        if let beta = try arguments.number("--pf-beta", as: Float.self) {
-            guard beta.isFinite, beta >= 0 else { throw CommandLineError("--pf-beta must be a number ≥ 0") }
-            postFilterBeta = beta
-        }
-        if let thresholds = try arguments.value("--thresholds") {
-            guard ["default", "upstream"].contains(thresholds) else {
-                throw CommandLineError("--thresholds must be 'default' or 'upstream', got '\(thresholds)'")
+        for option in ModelCatalog.options {
+            guard let text = try arguments.value(option.flag) else { continue }
+            do {
+                self[option.name] = try option.value(parsing: text)
+            } catch {
+                throw CommandLineError("\(error)")
             }
-            self.thresholds = thresholds
         }
+    }
+
+    /// Help lines for the options of every model, grouped by the models that take them.
+    static var helpText: String {
+        var lines: [String] = []
+        for kind in ModelCatalog.kinds where !kind.options.isEmpty {
+            lines.append("  \(kind.name) only:")
+            for option in kind.options {
+                lines += HelpText.entry("\(option.flag) \(option.placeholder)", option.help)
+            }
+        }
+        return lines.joined(separator: "\n")
     }
 }

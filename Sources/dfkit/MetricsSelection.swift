@@ -1,6 +1,7 @@
 import Corpus
 import DSP
 import Foundation
+import JSONDocument
 
 /// The metrics `--metrics LIST` asks a corpus run to compute for each enhanced file, as
 /// `dfkit score` computes them: intrusive ones (stoi, estoi, si-sdr, sdr, snr) where the manifest

@@ -6,20 +6,23 @@ import ModelCatalog
 struct ModelsCommand: Command {
     static let name = "models"
     static let summary = "list the speech-enhancement models found (rate, hop, latency, parameters, licence, folder)"
-    static let help = """
+    static var help: String { """
         USAGE: dfkit models [--json]
 
         Lists every model --model can name, as it resolves the name now: looked up in
         $\(ModelCatalog.directoryVariable) (the folder holding the model folders), then the installed
         share directory (<prefix>/share/deepfilterkit/models beside <prefix>/bin/dfkit), then the
-        repository's Models/ found from dfkit's own path. For each: sample rate, hop, streaming
-        latency, parameter count, licence and the folder it was found in (or why not).
+        repository's Models/ found from dfkit's own path; in each, the built-in models' folders and
+        every folder with a model card (card.json), by the name its card declares. For each: sample
+        rate, hop, streaming latency, parameter count, licence and the folder it was found in (or
+        why it cannot be loaded).
 
         OPTIONS:
           --json      print a JSON array of {name, found, directory, origin, sample_rate, hop,
                       latency_samples, latency_ms, parameters, licence, summary, error}
           -h, --help  show this help
         """
+    }
 
     let printsJSON: Bool
 
@@ -46,23 +49,25 @@ struct ModelsCommand: Command {
 
     func run() throws {
         let roots = ModelCatalog.searchRoots()
-        let entries = ModelCatalog.kinds.map { kind -> Entry in
-            guard let found = ModelCatalog.locate(kind.name, roots: roots) else {
-                return Entry(name: kind.name, found: false, directory: nil, origin: nil, sampleRate: nil, hop: nil, latencySamples: nil,
-                             latencyMs: nil, parameters: nil, licence: nil, summary: nil,
-                             error: "no \(kind.folderName) folder in \(roots.map(\.path).joined(separator: ", "))")
-            }
+        let found = ModelCatalog.available(roots: roots)
+        let missing = ModelCatalog.kinds.filter { kind in !found.contains { $0.name == kind.name } }.map { kind in
+            Entry(name: kind.name, found: false, directory: nil, origin: nil, sampleRate: nil, hop: nil, latencySamples: nil,
+                  latencyMs: nil, parameters: nil, licence: nil, summary: nil,
+                  error: "no \(kind.folderName) folder in \(roots.map(\.path).joined(separator: ", "))")
+        }
+        let entries = found.map { location -> Entry in
             do {
-                let model = try found.kind.load(directory: found.directory)
-                return Entry(name: kind.name, found: true, directory: found.directory, origin: found.origin, sampleRate: model.sampleRate,
+                let model = try ModelCatalog.load(location)
+                return Entry(name: model.name, found: true, directory: location.directory, origin: location.origin, sampleRate: model.sampleRate,
                              hop: model.hopSize, latencySamples: model.latency,
                              latencyMs: Double(model.latency) * 1000 / Double(model.sampleRate), parameters: model.parameterCount,
                              licence: model.licence, summary: model.summary, error: nil)
             } catch {
-                return Entry(name: kind.name, found: true, directory: found.directory, origin: found.origin, sampleRate: nil, hop: nil,
-                             latencySamples: nil, latencyMs: nil, parameters: nil, licence: nil, summary: nil, error: "\(error)")
+                return Entry(name: location.name, found: true, directory: location.directory, origin: location.origin, sampleRate: nil, hop: nil,
+                             latencySamples: nil, latencyMs: nil, parameters: nil, licence: nil, summary: nil,
+                             error: "\(error)".replacingOccurrences(of: "\n", with: "; "))
             }
-        }
+        } + missing
         if printsJSON {
             let encoder = JSONEncoder()
             encoder.keyEncodingStrategy = .convertToSnakeCase

@@ -1,3 +1,4 @@
+import Checksum
 import Corpus
 import Foundation
 import Glibc

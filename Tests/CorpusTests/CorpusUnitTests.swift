@@ -1,7 +1,8 @@
+import Checksum
 import Corpus
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The corpus pieces against independent truths: `sha256sum` for the checksum, the partition
 /// property for shards, published t tables for the intervals, the manifest's rules for its errors.

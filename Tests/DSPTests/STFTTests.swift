@@ -45,6 +45,27 @@ import DSP
         #expect(output[0..<hop].allSatisfy { abs($0) < Float(Tolerance.reordered.absolute) })
     }
 
+    @Test(arguments: [(960, 512, 1024), (512, 128, 512), (320, 160, 320), (400, 160, 512)])
+    func windowSumSynthesisIsADelayedIdentityForAnyOverlap(frame: Int, hop: Int, fft: Int) throws {
+        // Analytic: dividing the overlap-add by the summed window products undoes the windows
+        // whatever the overlap (least-squares synthesis), so the pair returns x[n − (frame − hop)].
+        let window = HannWindow.make(length: frame).map { $0.squareRoot() }
+        let configuration = try STFTConfiguration(frameLength: frame, hopSize: hop, fftSize: fft, analysisWindow: window,
+                                                  synthesisWindow: window, inverseScale: 1 / Float(fft), synthesisNormalization: .windowSum)
+        let analyzer = STFTAnalyzer(configuration: configuration)
+        let synthesizer = STFTSynthesizer(configuration: configuration)
+        var generator = SplitMix64(seed: 11)
+        let input = (0..<(hop * 40)).map { _ in generator.nextSignedUnitFloat() }
+        let output = synthesizer.synthesize(spectrogram: analyzer.analyze(signal: input))
+        let delay = frame - hop
+        var worst: Float = 0
+        for n in delay..<input.count {
+            worst = max(worst, abs(output[n] - input[n - delay]))
+        }
+        // float32 round trip through two FFTs of unit-scale noise, divided by window sums ≥ 0.5.
+        #expect(worst < Float(Tolerance.reordered.absolute))
+    }
+
     @Test func resetRestoresTheInitialState() throws {
         let analyzer = try STFTAnalyzer()
         let hop = [Float](repeating: 0.5, count: 480)

@@ -15,7 +15,7 @@ import Enhancement
     @Test(arguments: RateAdaptingEnhancer.commonRates)
     func reportsTheDelayItHas(sampleRate: Int) throws {
         let enhancer = try RateAdaptingEnhancer(
-            enhancer: OfficialReferences.model().makeStreamingEnhancer(options: EnhancerOptions(attenuationLimitDecibels: 0.02)),
+            enhancer: OfficialReferences.model().makeStreamingEnhancer(options: EnhancerOptions([DeepFilterNet3Kind.attenuationLimit.name: .number(0.02)])),
             sampleRate: sampleRate)
         #expect(enhancer.samplesPerFrame == sampleRate / 100)
 

@@ -57,7 +57,7 @@ import TestSupport
     @Test(arguments: [16_000, 44_100])
     func rateAdaptingEnhancerAllocatesNothingPerFrame(sampleRate: Int) throws {
         let enhancer = try RateAdaptingEnhancer(
-            enhancer: OfficialReferences.model().makeStreamingEnhancer(options: EnhancerOptions(thresholds: "upstream")), sampleRate: sampleRate)
+            enhancer: OfficialReferences.model().makeStreamingEnhancer(options: EnhancerOptions([DeepFilterNet3Kind.thresholds.name: .choice("upstream")])), sampleRate: sampleRate)
         let speech = try StreamingResampler.resample(Self.noisySpeech(), from: 48_000, to: sampleRate)
         let allocations = Self.allocations(frameLength: enhancer.samplesPerFrame, of: speech,
                                            process: { enhancer.process($0, into: $1) })

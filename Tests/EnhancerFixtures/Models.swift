@@ -2,18 +2,23 @@ import DSP
 import Enhancement
 import Foundation
 import ModelCatalog
+import Synchronization
 import TestSupport
 
 /// The repository's models behind the seam and the sample clip, loaded once for every test of the
 /// seam and of the live hosts (a missing one fails the test saying what to run).
 public enum Models {
-    private static let loaded: [String: Result<any EnhancerModel, any Error>] = Dictionary(uniqueKeysWithValues: ModelCatalog.kinds.map { kind in
-        (kind.name, Result { try kind.load(directory: RepositoryFiles.root.appendingPathComponent("Models/\(kind.folderName)").path) })
-    })
+    private static let roots = [ModelCatalog.SearchRoot(path: RepositoryFiles.root.appendingPathComponent("Models").path, origin: "repository")]
+    private static let loaded = Mutex<[String: Result<any EnhancerModel, any Error>]>([:])
 
+    /// The repository's model `name` (a built-in one or a card), loaded once.
     public static func named(_ name: String) throws -> any EnhancerModel {
-        guard let result = loaded[name] else { throw EnhancerError.modelNotFound("no model \(name)") }
-        return try result.get()
+        try loaded.withLock { loaded in
+            if let result = loaded[name] { return result }
+            let result = Result { try ModelCatalog.model(name, roots: roots) }
+            loaded[name] = result
+            return result
+        }.get()
     }
 
     public static var clipPath: String { RepositoryFiles.root.appendingPathComponent("Tests/Fixtures/generated/sample/noisy_speech.wav").path }

@@ -167,7 +167,7 @@ struct LiveEnhancerTests {
         let live = try LiveEnhancer(enhancer: model.makeStreamingEnhancer(options: EnhancerOptions()), sampleRate: 48_000)
         live.attenuationLimitDecibels = decibels
         let output = Self.run(live, input, blocks: [480])
-        let reference = try Models.streamingReference(input, model: model, rate: 48_000, options: EnhancerOptions(attenuationLimitDecibels: decibels))
+        let reference = try Models.streamingReference(input, model: model, rate: 48_000, options: EnhancerOptions(["atten-lim": .number(Double(decibels))]))
         let difference = Self.largestDifference(output, shiftedBy: live.latency, from: reference)
         #expect(difference <= Self.tolerance, "\(decibels) dB: \(difference)")
     }

@@ -1,5 +1,5 @@
-/// A JSON value of a corpus record whose shape is not fixed (a metric's number or segment list,
-/// a manifest's extra field).
+/// A JSON value whose shape is not fixed in advance: a corpus record's metric or a manifest's
+/// extra field, a model card read before it is checked field by field.
 public enum JSONValue: Sendable, Equatable, Codable {
     case number(Double)
     case string(String)
@@ -35,6 +35,18 @@ public enum JSONValue: Sendable, Equatable, Codable {
     public var number: Double? {
         if case .number(let value) = self { return value }
         return nil
+    }
+
+    /// What kind of value it is, in words, for messages ("a number", "an object").
+    public var kind: String {
+        switch self {
+        case .number: "a number"
+        case .string: "a string"
+        case .bool: "a boolean"
+        case .array: "an array"
+        case .object: "an object"
+        case .null: "null"
+        }
     }
 
     /// The value as a short label (for grouping by a field).
