@@ -44,8 +44,8 @@ class Browser:
         self.driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
 
     def open(self, path, timeout=20):
-        """Opens a page from file:// and waits until its script has drawn it."""
-        self.driver.get(Path(path).resolve().as_uri())
+        """Opens a page (a file, or an http:// address) and waits until its script has drawn it."""
+        self.driver.get(path if str(path).startswith("http://") else Path(path).resolve().as_uri())
         self.wait(lambda: self.driver.execute_script("return document.body && document.body.dataset.ready === 'true'"), timeout,
                   f"{path} did not finish drawing")
 

@@ -1,8 +1,12 @@
 """`dfkit report --html` opened in headless Chromium and checked through the DOM against the
 records the corpus run wrote (parsed here with Python's json) and the audio files' own headers."""
+import contextlib
+import functools
+import http.server
 import json
 import os
 import struct
+import threading
 import zlib
 from pathlib import Path
 
@@ -68,12 +72,32 @@ def test_rows_page_through_a_larger_run(corpus, tmp_path, browser):
     assert seen == [f"row-{index:03d}" for index in range(60)]
 
 
-@pytest.mark.parametrize("link", [False, True], ids=["copied", "linked"])
-def test_every_player_loads_its_files_duration(corpus, tmp_path, browser, link):
+@contextlib.contextmanager
+def static_server(folder):
+    """Python's own static file server on a free local port, serving `folder`."""
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(folder))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+@pytest.mark.parametrize("link, served", [(False, False), (True, False), (True, True)], ids=["copied", "linked", "linked-served"])
+def test_every_player_loads_its_files_duration(corpus, tmp_path, browser, link, served):
     folder = tmp_path / "page"
     dfkit("report", *corpus.results, "--html", folder, *(["--link"] if link else []))
     assert all((folder / "audio" / name).is_symlink() == link for name in os.listdir(folder / "audio"))
-    browser.open(folder / "index.html")
+    with contextlib.ExitStack() as stack:
+        browser.open(stack.enter_context(static_server(folder)) + "index.html" if served else folder / "index.html")
+        check_players(corpus, browser)
+
+
+def check_players(corpus, browser):
     states = browser.wait(lambda: (lambda found: found if found and all(state["ready"] >= 1 or state["error"] for state in found) else None)(
         browser.run("return [...document.querySelectorAll('audio')].map(a => ({ready: a.readyState, error: a.error && a.error.code,"
                     " duration: a.duration, path: a.dataset.path}))")), 20, "the players did not load their metadata")
