@@ -40,7 +40,7 @@ struct ListeningPage {
     let link: Bool
 
     func write(to directory: String) throws {
-        try OutputFolder.prepare(directory)
+        try PageMarkup.prepare(directory)
         let audio = try PageAudio(pageDirectory: directory, link: link)
         func condition(_ condition: ListeningTest.Condition) throws -> Condition {
             Condition(kind: condition.kind.rawValue, system: condition.system, src: try audio.place(condition.audio))

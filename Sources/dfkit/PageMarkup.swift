@@ -1,3 +1,4 @@
+import Corpus
 import Foundation
 import Plotting
 
@@ -35,6 +36,16 @@ enum PageMarkup {
             ]),
             element("body", [:], body + scripts.map { text("script", ["src": $0], "") }),
         ]).markup + "\n"
+    }
+
+    /// Creates the page's folder (`--html DIR`). - Throws: `CorpusError.invalidRun` naming it.
+    static func prepare(_ directory: String) throws {
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw CorpusError.invalidRun("--html \(directory): cannot be created (\(error.localizedDescription))")
+        }
+        guard FileManager.default.isWritableFile(atPath: directory) else { throw CorpusError.invalidRun("--html \(directory): not writable") }
     }
 
     /// Writes `files` (name → bytes) into `directory`, each through a temporary file.

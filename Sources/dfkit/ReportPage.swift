@@ -45,7 +45,7 @@ struct ReportPage {
     let link: Bool
 
     func write(to directory: String) throws {
-        try OutputFolder.prepare(directory)
+        try PageMarkup.prepare(directory)
         let items = try ComparedItem.items(records, by: report.field)
         let audio = try PageAudio(pageDirectory: directory, link: link)
         let thumbnails = try SpectrogramThumbnails(pageDirectory: directory, audio: audio)

@@ -140,3 +140,8 @@ def test_votes_of_two_listeners_give_the_rates_counted_by_hand(test_page, tmp_pa
     # The same file twice is one listener's answers counted twice: refused.
     result = subprocess.run([str(DFKIT), "report", "--votes", files[0], "--votes", files[0]], capture_output=True, text=True)
     assert result.returncode == 1 and "same listening session" in result.stderr
+    # A cut-off answers file is refused, naming it.
+    cut = tmp_path / "cut.json"
+    cut.write_text(files[0].read_text()[:200])
+    result = subprocess.run([str(DFKIT), "report", "--votes", cut], capture_output=True, text=True)
+    assert result.returncode == 1 and str(cut) in result.stderr and "not a listening test's answers" in result.stderr, result.stderr
