@@ -129,6 +129,8 @@ let package = Package(
                     swiftSettings: vectorISA),
         .testTarget(name: "RealtimeTests", dependencies: ["Realtime", "DeepFilter", "Enhancement", "DSP", "TestSupport"], swiftSettings: vectorISA),
         .testTarget(name: "EnhancementTests", dependencies: ["Enhancement", "ModelCatalog", "DSP", "TestSupport", "EnhancerFixtures"], swiftSettings: vectorISA),
+        .testTarget(name: "ModelCardTests", dependencies: ["ModelCard", "Enhancement", "DSP", "TestSupport", "EnhancerFixtures"],
+                    swiftSettings: vectorISA),
         .testTarget(name: "CorpusTests", dependencies: ["Corpus", "Checksum", "TestSupport"], swiftSettings: vectorISA),
         .testTarget(name: "QualityScoreTests", dependencies: ["QualityScore", "DSP", "TestSupport"], swiftSettings: vectorISA),
         .testTarget(name: "VoiceActivityTests", dependencies: ["VoiceActivity", "DSP", "TestSupport"], swiftSettings: vectorISA),

@@ -2,7 +2,7 @@
 /// conform to this; commands, the simulator and the hosts choose a model by name or folder
 /// (`ModelCatalog`) and reach it only through here.
 public protocol EnhancerModel: AnyObject, Sendable {
-    /// The name commands take (`dfn3`, `gtcrn`).
+    /// The name commands take (`--model NAME`).
     var name: String { get }
     /// What it is, in a few words, for listings.
     var summary: String { get }
