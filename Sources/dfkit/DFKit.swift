@@ -17,6 +17,7 @@ enum DFKit {
             ModelsCommand.self,
             CardCommand.self,
             ReportCommand.self,
+            ListenCommand.self,
         ]
     }
 
