@@ -8,11 +8,14 @@ loop as the reference scripts write it, from samples to samples on the whole cli
                frame_ns holds each block's whole step (FFTs and both calls)
   nsnet2       Scripts/nsnet2_reference.py (16 kHz): STFT, the GRUs over the whole sequence in one call
   nsnet2-48k   the same at 48 kHz (window 960, FFT 1024, hop 512), as the wheel runs it (its torch steps in numpy)
-             for the NSNet2 graphs (no state inputs: onnxruntime cannot run them frame by frame) frame_ns is
-             the one call; per hop is the run's time over its frames.
+             for the NSNet2 graphs frame_ns is the one call.
+and per frame, the network alone as a real-time caller would call it, one call per hop on features made
+beforehand: gtcrn and dtln their loops' calls (as above); NSNet2, whose export has no state inputs (its GRUs
+start from zeros inside: onnxruntime cannot carry its state across calls), one [1, 1, bins] call per frame
+— the cost of a frame-by-frame call, its output not fed anywhere.
 
 Usage: Scripts/bench-card-peers.py --model NAME [--clip WAV] --serve
-After setup it prints `ready`, then answers each line `NAME arrangement` with one JSON line {"ns": wall time
+After setup it prints `ready`, then answers each line `NAME arrangement` or `NAME per-frame` with one JSON line {"ns": wall time
 of the run, "frame_ns": [...], "audio_seconds": audio the run covers, "frames": hops the run covers}; `quit` or
 the end of stdin ends it. The clip (48 kHz) is resampled to the model's rate with soxr VHQ.
 """
@@ -24,6 +27,8 @@ import argparse
 import gc
 import sys
 import time
+
+import numpy as np
 
 import dtln_reference
 import gtcrn_reference
@@ -71,7 +76,32 @@ def main():
             gc.enable()
         return {"ns": elapsed, "frame_ns": frame_ns, "audio_seconds": signal.size / rate, "frames": signal.size // hop}
 
-    answer_requests({(args.model, "arrangement"): run})
+    def per_frame():
+        if not args.model.startswith("nsnet2"):
+            return run()
+        gc.collect()
+        gc.disable()
+        try:
+            frame_ns = []
+            name = sessions[0].get_inputs()[0].name
+            start = time.perf_counter_ns()
+            for frame in features:
+                call = time.perf_counter_ns()
+                sessions[0].run(None, {name: frame})
+                frame_ns.append(time.perf_counter_ns() - call)
+            elapsed = time.perf_counter_ns() - start
+        finally:
+            gc.enable()
+        return {"ns": elapsed, "frame_ns": frame_ns, "audio_seconds": len(features) * hop / rate, "frames": len(features)}
+
+    features = []
+    if args.model.startswith("nsnet2"):
+        frame, fft = (320, 320) if rate == 16000 else (960, 1024)
+        window = np.sqrt(0.5 - 0.5 * np.cos(2 * np.pi * np.arange(frame) / frame))
+        for start in range(0, signal.size - frame, hop):
+            power = np.abs(np.fft.rfft(signal[start:start + frame] * window, fft)) ** 2
+            features.append(np.log10(np.maximum(power, 1e-12)).astype(np.float32).reshape(1, 1, -1))
+    answer_requests({(args.model, "arrangement"): run, (args.model, "per-frame"): per_frame})
 
 
 if __name__ == "__main__":

@@ -34,7 +34,7 @@ extension PeersScenario {
         let seconds = Double(samples.count) / Double(rate)
         let hopMilliseconds = Double(model.hopSize) * 1000 / Double(rate)
         let entrants = [Entrant(peer: "deepfilterkit", mode: "offline"), Entrant(peer: "deepfilterkit", mode: "per-frame"),
-                        Entrant(peer: "onnxruntime", mode: "arrangement")]
+                        Entrant(peer: "onnxruntime", mode: "arrangement"), Entrant(peer: "onnxruntime", mode: "per-frame")]
         var series: [Entrant: Series] = [:]
         for round in 0...runs {
             for entrant in round % 2 == 0 ? entrants.reversed() : entrants {
@@ -48,8 +48,8 @@ extension PeersScenario {
                 case "per-frame":
                     (rtf, hops) = Self.hopRun(stream, samples: samples)
                 default:
-                    let run = try harness.run(peer: model.name, mode: "arrangement")
-                    (rtf, hops) = (Double(run.ns) / 1e9 / run.audioSeconds, [])
+                    let run = try harness.run(peer: model.name, mode: entrant.mode == "per-frame" ? "per-frame" : "arrangement")
+                    (rtf, hops) = (Double(run.ns) / 1e9 / run.audioSeconds, entrant.mode == "per-frame" ? run.frameNs.map { Double($0) / 1e6 } : [])
                 }
                 guard round > 0 else { continue }
                 series[entrant, default: Series()].rtfs.append(rtf)
@@ -57,8 +57,9 @@ extension PeersScenario {
             }
         }
         let results = entrants.map { Self.result($0, series[$0]!) }
-        let peer = entrants[2]
-        let ratios = entrants.prefix(2).map { Self.pairedRatio($0, series[$0]!, over: peer, series[peer]!) }
+        let ratios = [Self.pairedRatio(entrants[0], series[entrants[0]]!, over: entrants[2], series[entrants[2]]!),
+                      Self.pairedRatio(entrants[1], series[entrants[1]]!, over: entrants[2], series[entrants[2]]!)]
+        let hopRatio = Self.medianRatio(of: series[entrants[1]]!.hopMilliseconds, over: series[entrants[3]]!.hopMilliseconds)
         var lines = [
             "\(model.name) on \(clip) at \(rate) Hz (\(String(format: "%.2f", seconds)) s), one thread, \(runs) interleaved rounds after a warm-up "
                 + "round; RTF median of the rounds (spread); per hop = RTF × \(String(format: "%.2f", hopMilliseconds)) ms (ours per call: p50, p99)",
@@ -75,8 +76,14 @@ extension PeersScenario {
         for ratio in ratios {
             lines.append(String(format: "| deepfilterkit %@ | %.2f× (%.2f–%.2f) |", ratio.oursMode, ratio.median, ratio.min, ratio.max))
         }
+        lines.append(String(format: "| deepfilterkit per hop (p50) / onnxruntime per-frame call (p50) | %.2f× |", hopRatio))
         let markdown = lines.joined(separator: "\n")
         try options.publish(PeerReport(results: results, pairedRatios: ratios, openblasCore: nil), markdown: markdown)
+    }
+
+    /// The median of `ours` over the median of `theirs`.
+    static func medianRatio(of ours: TimingSamples, over theirs: TimingSamples) -> Double {
+        ours.median / theirs.median
     }
 
     /// One pass of a streaming enhancer over `samples`, one hop per call from a fresh state, whole
