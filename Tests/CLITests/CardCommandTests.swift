@@ -81,6 +81,29 @@ struct CardCommandTests {
         #expect(forced.standardOutput.contains("guess: input_3 carries state from tf_op_layer_stack_2"))
     }
 
+    /// The simulator's processor and a corpus run take card models by name like any other; the
+    /// corpus records name the model each file went through.
+    @Test func cardModelsRunInTheSimulatorAndInCorpora() throws {
+        let simulated = try DFKitProcess.run(["simulate", "--hw-rate", "44100", "--hw-buffer", "1024", "--app-rate", "16000",
+                                              "--delivery", "exact", "--processor", "dtln", "--seconds", "2"])
+        #expect(simulated.succeeded, "\(simulated.standardError)")
+        #expect(simulated.standardOutput.contains("dtln latency ms       model 24.000"), "\(simulated.standardOutput)")
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let noisy = RepositoryFiles.references.appendingPathComponent("white-snr5-gtcrn16k.noisy.wav").path
+        let manifest = folder.appendingPathComponent("manifest.jsonl")
+        try Data(("{\"id\": \"a\", \"audio\": \"\(noisy)\", \"model\": \"dtln\"}\n"
+                  + "{\"id\": \"b\", \"audio\": \"\(noisy)\", \"model\": \"nsnet2\"}\n").utf8).write(to: manifest)
+        let run = try DFKitProcess.run(["enhance", "--manifest", manifest.path, "--output-dir", folder.appendingPathComponent("out").path])
+        try #require(run.succeeded, "\(run.standardError)")
+        let records = try String(contentsOf: folder.appendingPathComponent("out/results.jsonl"), encoding: .utf8).split(separator: "\n")
+        #expect(records.count == 2)
+        #expect(records.contains { $0.contains("\"id\":\"a\"") && $0.contains("\"model\":\"dtln\"") && $0.contains("\"status\":\"ok\"") },
+                "\(records)")
+        #expect(records.contains { $0.contains("\"id\":\"b\"") && $0.contains("\"model\":\"nsnet2\"") && $0.contains("\"status\":\"ok\"") },
+                "\(records)")
+    }
+
     @Test func cardModelsAreListedAndFoundByName() throws {
         let listed = try DFKitProcess.run(["models", "--json"])
         try #require(listed.succeeded, "\(listed.standardError)")
