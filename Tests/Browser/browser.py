@@ -63,10 +63,14 @@ class Browser:
         return self.driver.execute_script(script, *arguments)
 
     def downloaded(self, timeout=20):
-        """The JSON of the one finished download (Chromium writes .crdownload first)."""
+        """The JSON of the one finished download (Chromium writes a hidden .org.chromium.* file, then
+        a .crdownload one, then renames it: only a visible name without that suffix is finished)."""
+        def unfinished(path):
+            return path.name.endswith(".crdownload") or path.name.startswith(".")
+
         def done():
-            files = [path for path in self.downloads.iterdir() if not path.name.endswith(".crdownload")]
-            partial = [path for path in self.downloads.iterdir() if path.name.endswith(".crdownload")]
+            files = [path for path in self.downloads.iterdir() if not unfinished(path)]
+            partial = [path for path in self.downloads.iterdir() if unfinished(path)]
             return files if files and not partial else None
         files = self.wait(done, timeout, "no download finished")
         assert len(files) == 1, f"downloads: {[path.name for path in files]}"
