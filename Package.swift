@@ -97,10 +97,12 @@ let package = Package(
         // The JACK client behind `dfkit live --jack`.
         .target(name: "LiveJack", dependencies: ["Live", "Enhancement", "DSP", "Realtime", "CJack"], swiftSettings: vectorISA,
                 linkerSettings: realTimeOpenBLAS),
-        .executableTarget(name: "dfkit", dependencies: ["CZlib", "Corpus", "JSONDocument", "ModelCard", "ModelCatalog", "Enhancement", "DeepFilter", "QualityScore",
+        .executableTarget(name: "dfkit", dependencies: ["CZlib", "Checksum", "Corpus", "JSONDocument", "ModelCard", "ModelCatalog", "Enhancement", "DeepFilter", "QualityScore",
                                                         "VoiceActivity", "Realtime", "Live", "LiveJack", "Inference", "ONNX", "DSP", "Plotting"],
+                          // The pages' script and style sheet, compiled in: an installed dfkit needs no resource folder.
+                          resources: [.embedInCode("Page/report.js"), .embedInCode("Page/listen.js"), .embedInCode("Page/page.css")],
                           swiftSettings: vectorISA),
-        .executableTarget(name: "dfbench", dependencies: ["Corpus", "ModelCatalog", "Enhancement", "DeepFilter", "QualityScore", "VoiceActivity",
+        .executableTarget(name: "dfbench", dependencies: ["Corpus", "ModelCatalog", "ModelCard", "Enhancement", "DeepFilter", "QualityScore", "VoiceActivity",
                                                           "Realtime", "Inference", "AVX512Kernels", "ONNX", "DSP", "CBLAS", "Plotting"],
                           path: "Benchmarks/dfbench", swiftSettings: vectorISA),
 
@@ -127,6 +129,8 @@ let package = Package(
                     swiftSettings: vectorISA),
         .testTarget(name: "RealtimeTests", dependencies: ["Realtime", "DeepFilter", "Enhancement", "DSP", "TestSupport"], swiftSettings: vectorISA),
         .testTarget(name: "EnhancementTests", dependencies: ["Enhancement", "ModelCatalog", "DSP", "TestSupport", "EnhancerFixtures"], swiftSettings: vectorISA),
+        .testTarget(name: "ModelCardTests", dependencies: ["ModelCard", "Enhancement", "DSP", "TestSupport", "EnhancerFixtures"],
+                    swiftSettings: vectorISA),
         .testTarget(name: "CorpusTests", dependencies: ["Corpus", "Checksum", "TestSupport"], swiftSettings: vectorISA),
         .testTarget(name: "QualityScoreTests", dependencies: ["QualityScore", "DSP", "TestSupport"], swiftSettings: vectorISA),
         .testTarget(name: "VoiceActivityTests", dependencies: ["VoiceActivity", "DSP", "TestSupport"], swiftSettings: vectorISA),

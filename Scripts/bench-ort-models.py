@@ -9,8 +9,6 @@ Workloads (inputs made from the 48 kHz clip resampled to 16 kHz as in gen-model-
 timing; sessions from Models/, one intra-op thread, default graph optimisations):
   gtcrn per-frame     gtcrn_simple.onnx one STFT frame per call, its three caches carried from zeros; a run
                       is --frames consecutive frames from the start of the clip (default 500; 16 ms each)
-  gtcrn arrangement   the whole official arrangement on the whole clip (gtcrn_reference.enhance: reflect-padded
-                      STFT, the frame loop, inverse STFT): samples to samples; frame_ns holds the network calls
   silero per-chunk    silero_vad.onnx at sr 16000, one 576-sample chunk (512 new behind 64 of context) per
                       call, state carried from zeros; a run is --chunks chunks (default 300; 32 ms each)
   dnsmos per-window   the first 9.01 s window through sig_bak_ovr.onnx (P.835, on the samples) and
@@ -18,7 +16,7 @@ timing; sessions from Models/, one intra-op thread, default graph optimisations)
 
 --serve times one run per request, so that a caller can interleave these runs with its own (the shape of
 Scripts/bench-peers.py --serve): after setup it prints `ready`, then answers each line `<model> <mode>` on
-stdin (one of the three above) with one JSON line {"ns": wall time of the run, "frame_ns": [the time of each
+stdin (one of the workloads above) with one JSON line {"ns": wall time of the run, "frame_ns": [the time of each
 onnxruntime call: one per frame or chunk; for dnsmos sig_bak_ovr then model_v8], "audio_seconds": audio the
 run covers}; a line `quit` or the end of stdin ends it. Every run starts from fresh caches/state.
 
@@ -39,7 +37,6 @@ import time
 
 import numpy as np
 
-import gtcrn_reference
 from model_inputs import (CLIP, DNSMOS_RATE, DNSMOS_WINDOW, GTCRN_HOP, MODELS, SILERO_CHUNK, ModelInputError,
                           clip, dnsmos_window, gtcrn_frames, p808_features, session, silero_chunks)
 from wav_file import WavError
@@ -68,20 +65,6 @@ class Streaming:
             results = self.session.run(self.outputs, feed)
             frame_ns.append(time.perf_counter_ns() - start)
             state = {self.carry[key]: value for key, value in zip(self.outputs, results) if key in self.carry}
-
-
-class Arrangement:
-    """GTCRN's whole chain from samples to samples (Scripts/gtcrn_reference.py) on the clip."""
-
-    calls = None
-
-    def __init__(self, signal):
-        self.session = session(MODELS / "GTCRN/gtcrn_simple.onnx")
-        self.signal = signal
-        self.audio_seconds = signal.size / RATE
-
-    def run(self, frame_ns):
-        gtcrn_reference.enhance(self.session, self.signal, frame_ns)
 
 
 class Dnsmos:
@@ -115,7 +98,6 @@ def workloads(clip_path, frames, chunks, names):
             {"conv_cache_out": "conv_cache", "tra_cache_out": "tra_cache", "inter_cache_out": "inter_cache"},
             {"conv_cache": np.zeros((2, 1, 16, 16, 33), np.float32), "tra_cache": np.zeros((2, 3, 1, 1, 16), np.float32),
              "inter_cache": np.zeros((2, 1, 33, 16), np.float32)}, GTCRN_HOP)
-        made[("gtcrn", "arrangement")] = Arrangement(signal)
     if "silero" in names:
         inputs = silero_chunks(signal, RATE)
         if not 1 <= chunks <= inputs.shape[0]:

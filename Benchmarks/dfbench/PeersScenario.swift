@@ -2,6 +2,8 @@ import DeepFilter
 import DSP
 import Foundation
 import Inference
+import ModelCard
+import ModelCatalog
 
 /// DFN3 enhancement of one clip by us and by the peers in the same invocation: our chunked
 /// offline enhancer and our stream enhancer (one hop per call) against the official runtime
@@ -13,7 +15,8 @@ import Inference
 struct PeersScenario: BenchmarkScenario {
     let name = "peers"
     let summary = "enhancement RTF and per-frame latency: ours vs the official runtime vs ONNX Runtime on one clip, runs interleaved; "
-        + "options: --model dfn3|gtcrn, --clip WAV, --models DIR (dfn3), --runs N (rounds), --json OUT, --markdown OUT, --svg OUT"
+        + "options: --model NAME|DIR (default: the built-in model; a card model runs against its wheel's arrangement), --clip WAV, "
+        + "--models DIR (the built-in model's folder), --runs N (rounds), --json OUT, --markdown OUT, --svg OUT"
 
     struct Result: Codable {
         let peer: String
@@ -88,10 +91,12 @@ struct PeersScenario: BenchmarkScenario {
     func run(arguments: [String]) throws {
         let options = try ScenarioOptions(arguments, scenario: name,
                                           valueFlags: ["--model", "--clip", "--models", "--runs", "--json", "--markdown", "--svg"])
-        switch options.string("--model") ?? "dfn3" {
-        case "dfn3": break
-        case "gtcrn": return try runGTCRN(options)
-        case let other: throw BenchmarkError("peers: --model must be dfn3 or gtcrn, got '\(other)'")
+        let chosen = options.string("--model") ?? ModelCatalog.defaultName
+        if chosen != ModelCatalog.defaultName {
+            guard let card = try ModelCatalog.model(chosen) as? CardModel else {
+                throw BenchmarkError("peers: --model \(chosen) is neither the built-in model nor a card model")
+            }
+            return try runCard(card, options)
         }
         let clip = options.string("--clip") ?? "Tests/Fixtures/generated/sample/noisy_speech.wav"
         let directory = options.string("--models") ?? "Models/DeepFilterNet3"

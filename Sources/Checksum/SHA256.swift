@@ -34,7 +34,21 @@ public enum SHA256 {
         guard EVP_DigestFinal_ex(context, &digest, &length) == 1, length == 32 else {
             throw Failure(path: path, reason: "cannot be checksummed: libcrypto did not finish SHA-256")
         }
-        return digest[..<32].map { byte in
+        return hexadecimal(digest[..<32])
+    }
+
+    /// The digest of `text`'s UTF-8 bytes (names for files made from paths and parameters).
+    public static func digest(of text: String) -> String {
+        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        let bytes = Array(text.utf8)
+        let status = EVP_Digest(bytes, bytes.count, &digest, &length, EVP_sha256(), nil)
+        precondition(status == 1 && length == 32, "libcrypto's one-shot SHA-256 failed")
+        return hexadecimal(digest[..<32])
+    }
+
+    private static func hexadecimal(_ bytes: ArraySlice<UInt8>) -> String {
+        bytes.map { byte in
             let hex = String(byte, radix: 16)
             return byte < 16 ? "0" + hex : hex
         }.joined()

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The summary of a corpus run's records (merged from shards and resumed runs: one record per id,
 /// the latest): per group (model by default, or any record field), the files, failures, audio
 /// hours and aggregate real-time factor, and for every metric its mean, median and 95 %
@@ -45,7 +47,7 @@ public struct CorpusReport: Sendable {
     public let groups: [Group]
 
     /// Groups `records` by `field`: "model" (default), any fixed record key (status, sample_rate,
-    /// channels, …), a setting, or a manifest's extra field (`meta`).
+    /// channels, …), a setting, a manifest's extra field (`meta`), or several of them separated by commas.
     public init(records: [ResultRecord], by field: String = "model") {
         self.field = field
         var order: [String] = []
@@ -77,14 +79,17 @@ public struct CorpusReport: Sendable {
         }
     }
 
-    static func value(of field: String, in record: ResultRecord) -> String {
-        switch field {
-        case "model": record.model
-        case "status": record.status.rawValue
-        case "sample_rate": record.sampleRate.map(String.init) ?? "–"
-        case "channels": record.channels.map(String.init) ?? "–"
-        case "input": record.input
-        default: (record.settings[field] ?? record.meta[field] ?? record.metrics[field])?.label ?? "–"
+    /// `record`'s group under `field`; several fields (`model,atten_lim_db`) join their values with " / ".
+    public static func value(of field: String, in record: ResultRecord) -> String {
+        let fields = field.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        guard fields.count == 1 else { return fields.map { value(of: $0, in: record) }.joined(separator: " / ") }
+        switch fields[0] {
+        case "model": return record.model
+        case "status": return record.status.rawValue
+        case "sample_rate": return record.sampleRate.map(String.init) ?? "–"
+        case "channels": return record.channels.map(String.init) ?? "–"
+        case "input": return record.input
+        case let name: return (record.settings[name] ?? record.meta[name] ?? record.metrics[name])?.label ?? "–"
         }
     }
 }

@@ -130,6 +130,7 @@ public final class CorpusRunner: @unchecked Sendable {
         var record = ResultRecord(id: item.id, input: item.input, model: item.model, settings: Self.settings(item.options),
                                   status: .ok, finishedAt: 0)
         record.meta = item.meta
+        record.reference = item.reference
         do {
             let model = try model(item.model)
             record.model = model.name

@@ -1,3 +1,4 @@
+import Foundation
 import JSONDocument
 
 /// One line of a run's results JSONL: a file, how it was enhanced, how long it took, and its
@@ -10,6 +11,8 @@ public struct ResultRecord: Sendable, Equatable {
 
     public var id: String
     public var input: String
+    /// The clean reference the manifest named (absent in records written before it was kept).
+    public var reference: String?
     public var output: String?
     public var outputSHA256: String?
     public var sampleRate: Int?
@@ -39,6 +42,16 @@ public struct ResultRecord: Sendable, Equatable {
         metrics = [:]
         meta = [:]
     }
+
+    /// What enhanced the file: the model and its settings. Records of one id by different systems
+    /// (two runs of a manifest, one per model) are kept apart; shards and resumptions of one run
+    /// share it.
+    public var system: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let settings = (try? encoder.encode(settings)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        return model + " " + settings
+    }
 }
 
 extension ResultRecord: Codable {
@@ -51,7 +64,7 @@ extension ResultRecord: Codable {
     }
 
     static let fixedKeys: Set<String> = [
-        "id", "input", "output", "output_sha256", "sample_rate", "channels", "duration_s", "setup_s", "processing_s", "rtf",
+        "id", "input", "reference", "output", "output_sha256", "sample_rate", "channels", "duration_s", "setup_s", "processing_s", "rtf",
         "model", "settings", "status", "error", "meta", "finished_at",
     ]
 
@@ -59,6 +72,7 @@ extension ResultRecord: Codable {
         let container = try decoder.container(keyedBy: Key.self)
         id = try container.decode(String.self, forKey: Key("id"))
         input = try container.decode(String.self, forKey: Key("input"))
+        reference = try container.decodeIfPresent(String.self, forKey: Key("reference"))
         output = try container.decodeIfPresent(String.self, forKey: Key("output"))
         outputSHA256 = try container.decodeIfPresent(String.self, forKey: Key("output_sha256"))
         sampleRate = try container.decodeIfPresent(Int.self, forKey: Key("sample_rate"))
@@ -84,6 +98,7 @@ extension ResultRecord: Codable {
         var container = encoder.container(keyedBy: Key.self)
         try container.encode(id, forKey: Key("id"))
         try container.encode(input, forKey: Key("input"))
+        try container.encodeIfPresent(reference, forKey: Key("reference"))
         try container.encodeIfPresent(output, forKey: Key("output"))
         try container.encodeIfPresent(outputSHA256, forKey: Key("output_sha256"))
         try container.encodeIfPresent(sampleRate, forKey: Key("sample_rate"))

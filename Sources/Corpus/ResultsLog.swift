@@ -68,12 +68,15 @@ public final class ResultsLog: @unchecked Sendable {
         }
     }
 
-    /// The records of `paths` in order, later lines (and later files) replacing earlier records
-    /// of the same id. A line that is not a record is skipped only when it is a file's last and
-    /// unterminated (a run killed mid-write); anywhere else it is an error naming it.
+    /// The records of `paths` in order, the latest (by `finished_at`) of each id and system
+    /// replacing earlier ones: shards and resumed runs merge, runs of one manifest by several
+    /// models or settings stay side by side. A line that is not a record is skipped only when it
+    /// is a file's last and unterminated (a run killed mid-write); anywhere else it is an error
+    /// naming it.
     public static func records(in paths: [String]) throws -> [ResultRecord] {
-        var latest: [String: ResultRecord] = [:]
-        var order: [String] = []
+        struct Key: Hashable { let id: String; let system: String }
+        var latest: [Key: ResultRecord] = [:]
+        var order: [Key] = []
         for path in paths {
             guard let data = Data(wholeFileAtPath: path) else { throw CorpusError.file(path, "cannot be read") }
             let text = String(decoding: data, as: UTF8.self)
@@ -83,8 +86,9 @@ public final class ResultsLog: @unchecked Sendable {
                     if offset == lines.count - 1 && !text.hasSuffix("\n") { continue }
                     throw CorpusError.manifest(path: path, line: offset + 1, reason: "not a result record")
                 }
-                if latest[record.id] == nil { order.append(record.id) }
-                if (latest[record.id]?.finishedAt ?? -.infinity) <= record.finishedAt { latest[record.id] = record }
+                let key = Key(id: record.id, system: record.system)
+                if latest[key] == nil { order.append(key) }
+                if (latest[key]?.finishedAt ?? -.infinity) <= record.finishedAt { latest[key] = record }
             }
         }
         return order.compactMap { latest[$0] }

@@ -12,6 +12,10 @@ public struct DeepFilterNet3Kind: EnhancerModelKind {
     public var name: String { Self.name }
     public var folderName: String { "DeepFilterNet3" }
     public var options: [EnhancerOption] { Self.options }
+    public var summary: String { Self.summary }
+    public var licence: String { Self.licence }
+    static let summary = "DeepFilterNet3, deep filtering on ERB features (Schröter et al.)"
+    static let licence = "MIT OR Apache-2.0"
     public var requiredFiles: [String] {
         [ModelBundle.graphFileNames.encoder, ModelBundle.graphFileNames.erbDecoder, ModelBundle.graphFileNames.dfDecoder,
          ModelBundle.configFileName]
@@ -30,7 +34,8 @@ extension DeepFilterNet3Kind {
         help: "limit the attenuation to DB decibels (≥ 100: off, the default; < 0.01: pass the input through)")
     public static let postFilterBeta = EnhancerOption(
         name: "pf-beta", key: "pf_beta", kind: .number(0 ... .infinity), defaultValue: .number(0), placeholder: "B",
-        help: "enable the post-filter with strength B (e.g. 0.02; default 0: off)", portRange: 0...0.5)
+        help: "enable the post-filter with strength B (e.g. 0.02; default 0: off)",
+        port: EnhancerOption.Port(name: "Post-filter beta", range: 0...0.5))
     public static let thresholds = EnhancerOption(
         name: "thresholds", key: "thresholds", kind: .choice(["default", "upstream"]), defaultValue: .choice("default"), placeholder: "SET",
         help: "lsnr gating: 'default' (−15, 35, 35) as libDF's C API, both decoders on every frame; 'upstream' (−10, 30, 20) as RuntimeParams::default")
@@ -51,12 +56,12 @@ public final class DeepFilterNet3Model: EnhancerModel, @unchecked Sendable {
     }
 
     public var name: String { DeepFilterNet3Kind.name }
-    public var summary: String { "DeepFilterNet3, deep filtering on ERB features (Schröter et al.)" }
+    public var summary: String { DeepFilterNet3Kind.summary }
     public var directory: String { bundle.directory }
     public var sampleRate: Int { bundle.config.sampleRate }
     public var hopSize: Int { bundle.config.hopSize }
     public var latency: Int { bundle.config.latencySamples }
-    public var licence: String { "MIT OR Apache-2.0" }
+    public var licence: String { DeepFilterNet3Kind.licence }
     public var options: [EnhancerOption] { DeepFilterNet3Kind.options }
 
     /// The official runtime's settings with the given options applied (checked against `options`).

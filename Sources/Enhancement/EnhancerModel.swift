@@ -2,7 +2,7 @@
 /// conform to this; commands, the simulator and the hosts choose a model by name or folder
 /// (`ModelCatalog`) and reach it only through here.
 public protocol EnhancerModel: AnyObject, Sendable {
-    /// The name commands take (`dfn3`, `gtcrn`).
+    /// The name commands take (`--model NAME`).
     var name: String { get }
     /// What it is, in a few words, for listings.
     var summary: String { get }
@@ -33,5 +33,9 @@ public protocol EnhancerModelKind: Sendable {
     var requiredFiles: [String] { get }
     /// The settings its models take, known without loading one (so a command line can be read first).
     var options: [EnhancerOption] { get }
+    /// What it is, in a few words (as its models' `summary`), known without loading one.
+    var summary: String { get }
+    /// Its models' licence, known without loading one.
+    var licence: String { get }
     func load(directory: String) throws -> any EnhancerModel
 }

@@ -21,19 +21,32 @@ public struct EnhancerOption: Sendable, Hashable {
     public let placeholder: String
     /// What the option does, in one sentence, for help texts and port labels.
     public let help: String
-    /// The range a plugin's control port offers, when narrower than what the command line takes
-    /// (a host draws a slider between these); nil: the option is not offered as a port.
-    public let portRange: ClosedRange<Double>?
+    /// How a plugin offers the option as a control port; nil: it does not.
+    public let port: Port?
+
+    /// A plugin control port for a numeric option.
+    public struct Port: Sendable, Hashable {
+        /// The port's name as hosts show it (LADSPA name, LV2 `lv2:name`).
+        public let name: String
+        /// The range the port offers (a host draws a slider between these), within what the
+        /// command line takes.
+        public let range: ClosedRange<Double>
+
+        public init(name: String, range: ClosedRange<Double>) {
+            self.name = name
+            self.range = range
+        }
+    }
 
     public init(name: String, key: String, kind: Kind, defaultValue: EnhancerOptionValue, placeholder: String, help: String,
-                portRange: ClosedRange<Double>? = nil) {
+                port: Port? = nil) {
         self.name = name
         self.key = key
         self.kind = kind
         self.defaultValue = defaultValue
         self.placeholder = placeholder
         self.help = help
-        self.portRange = portRange
+        self.port = port
     }
 
     /// The flag as a command line spells it.

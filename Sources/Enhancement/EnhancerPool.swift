@@ -1,7 +1,7 @@
 import Foundation
 
 /// Enhancers of one kind kept for reuse: building one (its plans, their buffers, the first touch
-/// of them) costs ~20 ms for DFN3, more than enhancing a second of audio, so a corpus run hands
+/// of them) costs ~20 ms for a large model, more than enhancing a second of audio, so a corpus run hands
 /// each channel of the next file an idle enhancer, reset, instead of a new one. Thread-safe.
 final class EnhancerPool: @unchecked Sendable {
     private let lock = NSLock()

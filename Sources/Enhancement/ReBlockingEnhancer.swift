@@ -1,6 +1,6 @@
 /// An enhancer fed in frames of any size: frames of `frameSize` samples in and out, the
-/// enhancer's blocks cut from them and put back together inside (GTCRN's 256-sample hops from
-/// 10 ms frames of 160, a host's 64-sample quantum into DFN3's 480). Each call returns at once:
+/// enhancer's blocks cut from them and put back together inside (a model's 256-sample hops from
+/// 10 ms frames of 160, a host's 64-sample quantum into 480-sample hops). Each call returns at once:
 /// the output runs `addedLatency` samples behind, the most a frame can wait for the rest of its
 /// block, so no call waits for another.
 ///

@@ -9,7 +9,7 @@ protocol RecordingChannelPath {
 
 /// To the model's rate, through an enhancer block by block, and back, with the model's latency
 /// removed: after resampling back when it is a whole number of samples at the recording's rate
-/// (DFN3's 1440 at 48 kHz is 480 at 16 kHz), so that the resampler's first outputs see the
+/// (1440 samples at 48 kHz are 480 at 16 kHz), so that the resampler's first outputs see the
 /// enhancer's output before it, as a resampler run on the delayed stream does; at the model's
 /// rate otherwise.
 final class BlockChannelPath: RecordingChannelPath {

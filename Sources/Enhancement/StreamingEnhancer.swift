@@ -8,13 +8,13 @@
 /// delivers the last `latency` samples (and those of a last partial block) as the offline output
 /// ends them.
 public protocol StreamingEnhancer: AnyObject {
-    /// The model's name, as commands take it (`dfn3`, `gtcrn`).
+    /// The model's name, as commands take it (`--model NAME`).
     var name: String { get }
     var sampleRate: Int { get }
-    /// Samples per model step (DFN3: 480, 10 ms; GTCRN: 256, 16 ms).
+    /// Samples per model step (e.g. 480 = 10 ms at 48 kHz).
     var hopSize: Int { get }
     /// Samples per `process` call: a whole number of hops (one for real time; offline enhancers
-    /// may take more per call, e.g. DFN3's 100-hop chunks).
+    /// may take more per call, e.g. chunks of 100 hops).
     var blockSize: Int { get }
     /// Samples from an input sample to its enhanced output sample (see above).
     var latency: Int { get }

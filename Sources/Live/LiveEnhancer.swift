@@ -37,7 +37,7 @@ public final class LiveEnhancer {
     }
 
     public let sampleRate: Int
-    /// The model's name (`dfn3`, `gtcrn`).
+    /// The model's name (as `--model NAME` takes it).
     public let modelName: String
     /// Samples per internal frame: the model's hop, or 10 ms at another rate.
     public let frameSize: Int

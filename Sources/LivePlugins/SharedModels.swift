@@ -1,4 +1,5 @@
 import Enhancement
+import Foundation
 import ModelCatalog
 import Synchronization
 
@@ -14,24 +15,29 @@ enum SharedModels {
 
     private static let entries = Mutex<[String: Entry]>([:])
 
-    /// The model `name` found from `roots`, loaded once, and the folder it came from; pair with
-    /// `release(folder:)`.
-    static func acquire(_ name: String, roots: [ModelCatalog.SearchRoot]) throws -> (model: any EnhancerModel, folder: String) {
+    /// The model `reference` names — a model's name found from `roots`, or a folder — loaded once,
+    /// and the folder it came from; pair with `release(folder:)`.
+    static func acquire(_ reference: String, roots: [ModelCatalog.SearchRoot]) throws -> (model: any EnhancerModel, folder: String) {
         try entries.withLock { entries in
-            guard let found = ModelCatalog.locate(name, roots: roots) else {
+            let folder: String
+            if reference.contains("/") {
+                folder = URL(fileURLWithPath: reference).standardizedFileURL.path
+            } else if let found = ModelCatalog.locate(reference, roots: roots) {
+                folder = found.directory
+            } else {
                 let searched = roots.isEmpty ? "any folder" : roots.map { "\($0.path) (\($0.origin))" }.joined(separator: ", ")
                 throw EnhancerError.modelNotFound(
-                    "model \(name) not found in \(searched); set \(ModelCatalog.directoryVariable) to the folder "
+                    "model \(reference) not found in \(searched); set \(ModelCatalog.directoryVariable) to the folder "
                         + "holding the model folders, or install the plugins with their models (Scripts/install-plugins)")
             }
-            if var entry = entries[found.directory] {
+            if var entry = entries[folder] {
                 entry.users += 1
-                entries[found.directory] = entry
-                return (entry.model, found.directory)
+                entries[folder] = entry
+                return (entry.model, folder)
             }
-            let model = try ModelCatalog.load(found)
-            entries[found.directory] = Entry(model: model, users: 1)
-            return (model, found.directory)
+            let model = try ModelCatalog.model(folder, roots: roots)
+            entries[folder] = Entry(model: model, users: 1)
+            return (model, folder)
         }
     }
 

@@ -105,16 +105,15 @@ public struct CardCheck: Sendable {
                         usable = false
                     }
                 }
-                if case .state = binding, entry.timeAxis != nil {
-                    problem("inputs.\(name).state", expected: "no explicit state in a graph with a time axis (the engine carries its state)", found: "one")
+            }
+            if let timeAxis = entry.timeAxis {
+                if !graph.inputs.contains(where: { graph.values[$0].declaredShape?.contains(.symbolic(timeAxis)) == true }) {
+                    problem("time_axis", expected: "a symbolic dimension of one of \(entry.file)'s inputs", found: "'\(timeAxis)' in none")
+                    usable = false
+                } else if let state = entry.inputs.sorted(by: { $0.key < $1.key }).first(where: { if case .state = $0.value { true } else { false } }) {
+                    problem("inputs.\(state.key).state", expected: "no explicit state in a graph with a time axis (the engine carries its state)", found: "one")
                     usable = false
                 }
-            }
-            if let timeAxis = entry.timeAxis, !graph.inputs.contains(where: { id in
-                graph.values[id].declaredShape?.contains(.symbolic(timeAxis)) == true
-            }) {
-                problem("time_axis", expected: "a symbolic dimension of one of \(entry.file)'s inputs", found: "'\(timeAxis)' in none")
-                usable = false
             }
             for (name, binding) in entry.inputs.sorted(by: { $0.key < $1.key }) {
                 guard case .state(let output, _) = binding, let inputShape = inputShapes[name] else { continue }

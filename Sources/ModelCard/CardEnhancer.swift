@@ -3,7 +3,8 @@ import Enhancement
 import Glibc
 
 /// Any card's model one hop at a time, sample for sample as the card's arrangement runs a whole
-/// signal: each frame the framing places is analysed, sent through the chain of graphs (features
+/// signal: each frame the framing places is analysed (features made from the power in double
+/// precision: `PowerSpectrum` says why), sent through the chain of graphs (features
 /// in, mask, spectrum or time block out), synthesised and overlap-added; every frame runs as
 /// soon as the samples it covers have arrived, and the output lags the input by the latency the
 /// framing implies (`ModelCard.Framing.latency`). Samples the output would hold before the signal
@@ -39,6 +40,10 @@ final class CardEnhancer: StreamingEnhancer {
     private let analyzer: STFTAnalyzer
     private let synthesizer: STFTSynthesizer
     private let analysisWindow: [Float]
+    /// The frame's power in double precision, for the features made from it.
+    private let powerSpectrum: PowerSpectrum
+    private let power: UnsafeMutableBufferPointer<Double>
+    private var powerValid = false
     private let steps: [BoundStep]
 
     private let frame: UnsafeMutableBufferPointer<Float>
@@ -73,6 +78,9 @@ final class CardEnhancer: StreamingEnhancer {
         analyzer = STFTAnalyzer(configuration: configuration)
         synthesizer = STFTSynthesizer(configuration: configuration)
         analysisWindow = configuration.analysisWindow
+        powerSpectrum = PowerSpectrum(window: framing.window.values(length: framing.frame), fftSize: framing.fft)
+        power = .allocate(capacity: framing.fft / 2 + 1)
+        power.initialize(repeating: 0)
         var bound: [BoundStep] = []
         var made: [String: CardGraphStep] = [:]
         for loaded in graphs {
@@ -112,6 +120,7 @@ final class CardEnhancer: StreamingEnhancer {
 
     deinit {
         for buffer in [frame, spectrum, time, synthesized, head] { buffer.deallocate() }
+        power.deallocate()
     }
 
     private static func buffer(_ buffer: UnsafeMutableBufferPointer<Float>?, _ what: String) throws -> UnsafeMutableBufferPointer<Float> {
@@ -220,6 +229,7 @@ final class CardEnhancer: StreamingEnhancer {
         spectrumValid = false
         spectrumChanged = false
         timeValid = false
+        powerValid = false
         for bound in steps {
             for input in bound.inputs { fill(input.buffer, from: input.source) }
             bound.step.run()
@@ -275,14 +285,21 @@ final class CardEnhancer: StreamingEnhancer {
                 }
             }
         case .feature(let feature):
-            makeSpectrum()
+            // The power of the spectrum as a graph changed it, else the frame's own in double precision.
+            if spectrumChanged {
+                for k in 0..<binCount {
+                    let re = Double(spectrum[2 * k]), im = Double(spectrum[2 * k + 1])
+                    power[k] = re * re + im * im
+                }
+            } else if !powerValid {
+                powerSpectrum.analyze(frame: UnsafeBufferPointer(frame), into: power)
+                powerValid = true
+            }
             for k in 0..<binCount {
-                let re = spectrum[2 * k], im = spectrum[2 * k + 1]
-                let power = re * re + im * im
                 switch feature {
-                case .magnitude: buffer[k] = power.squareRoot()
-                case .power: buffer[k] = power
-                case .logPower(let floor): buffer[k] = log10f(max(power, Float(floor)))
+                case .magnitude: buffer[k] = Float(power[k].squareRoot())
+                case .power: buffer[k] = Float(power[k])
+                case .logPower(let floor): buffer[k] = Float(log10(max(power[k], floor)))
                 case .complex, .time: break
                 }
             }

@@ -30,6 +30,24 @@ extension ModelCard.Framing {
 }
 
 extension ModelCard.Window {
+    /// The window's `length` values in double precision, by its formula.
+    public func values(length: Int) -> [Double] {
+        let base: [Double]
+        let period = Double(periodic ? length : length - 1)
+        switch kind {
+        case .rectangular: base = [Double](repeating: 1, count: length)
+        case .hann, .hamming:
+            let a0 = kind == .hann ? 0.5 : 0.54
+            base = (0..<length).map { n in period > 0 ? a0 - (1 - a0) * cos(2 * Double.pi * Double(n) / period) : 1 }
+        case .vorbis:
+            base = (0..<length).map { n in
+                let inner = sin(0.5 * Double.pi * (Double(n) + 0.5) / (Double(length) / 2))
+                return sin(0.5 * Double.pi * inner * inner)
+            }
+        }
+        return power == 1 ? base : base.map { pow($0, power) }
+    }
+
     /// The window's `length` values in float32. A power of 0.5 is the float32 square root of the
     /// float32 window (as `torch.hann_window(n).pow(0.5)` computes it).
     public func samples(length: Int) -> [Float] {

@@ -49,6 +49,16 @@ public struct ModelCard: Sendable, Equatable {
         /// The synthesis window (the analysis window when the card names none).
         public var synthesisWindow: Window
         public var normalisation: Normalisation
+
+        public init(frame: Int, hop: Int, fft: Int, placement: Placement, window: Window, synthesisWindow: Window, normalisation: Normalisation) {
+            self.frame = frame
+            self.hop = hop
+            self.fft = fft
+            self.placement = placement
+            self.window = window
+            self.synthesisWindow = synthesisWindow
+            self.normalisation = normalisation
+        }
     }
 
     /// Where frames lie on the signal.

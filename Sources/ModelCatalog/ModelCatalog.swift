@@ -46,6 +46,12 @@ public enum ModelCatalog {
         public let origin: String
         /// The built-in kind, or nil for a card.
         public let kind: (any EnhancerModelKind)?
+        /// What it is and its licence (the kind's or the card's; empty when the card cannot be read).
+        public let summary: String
+        public let licence: String
+
+        /// The options its model takes (a card's: none).
+        public var options: [EnhancerOption] { kind?.options ?? [] }
     }
 
     /// The folders a model name is looked for in, in order.
@@ -91,12 +97,17 @@ public enum ModelCatalog {
         FileManager.default.fileExists(atPath: (directory as NSString).appendingPathComponent(ModelCard.fileName))
     }
 
-    /// The name the card in `directory` declares, nil when it has none that can be read.
-    static func cardName(in directory: String) -> String? {
+    /// The name and summary the card in `directory` declares (nil when it cannot be read), read
+    /// without checking the card: listing many models stays cheap, and loading one says what is wrong.
+    static func cardHeading(in directory: String) -> (name: String, summary: String, licence: String)? {
         guard let data = FileManager.default.contents(atPath: (directory as NSString).appendingPathComponent(ModelCard.fileName)),
               case .object(let card)? = try? JSONDecoder().decode(JSONValue.self, from: data),
               case .string(let name)? = card["name"] else { return nil }
-        return name
+        func text(_ key: String) -> String {
+            if case .string(let value)? = card[key] { return value }
+            return ""
+        }
+        return (name, text("summary"), text("licence"))
     }
 
     /// Every model the roots hold, the first of each name (the order of the roots, then of the
@@ -110,14 +121,17 @@ public enum ModelCatalog {
             for kind in kinds {
                 let directory = (root.path as NSString).appendingPathComponent(kind.folderName)
                 if self.kind(recognizing: directory)?.name == kind.name {
-                    candidates.append(Location(name: kind.name, directory: directory, origin: root.origin, kind: kind))
+                    candidates.append(Location(name: kind.name, directory: directory, origin: root.origin, kind: kind, summary: kind.summary,
+                                               licence: kind.licence))
                 }
             }
             let folders = ((try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []).sorted()
             for folder in folders {
                 let directory = (root.path as NSString).appendingPathComponent(folder)
                 guard holdsCard(directory) else { continue }
-                candidates.append(Location(name: cardName(in: directory) ?? folder, directory: directory, origin: root.origin, kind: nil))
+                let heading = cardHeading(in: directory)
+                candidates.append(Location(name: heading?.name ?? folder, directory: directory, origin: root.origin, kind: nil,
+                                           summary: heading?.summary ?? "", licence: heading?.licence ?? ""))
             }
             for candidate in candidates where names.insert(candidate.name).inserted {
                 found.append(candidate)

@@ -17,6 +17,7 @@ enum DFKit {
             ModelsCommand.self,
             CardCommand.self,
             ReportCommand.self,
+            ListenCommand.self,
         ]
     }
 
@@ -48,7 +49,7 @@ enum DFKit {
 
     static func printUsage() {
         var text = """
-            dfkit — speech enhancement (DeepFilterNet3, GTCRN) and real-time capture research toolkit
+            dfkit — speech enhancement (any model `dfkit models` lists, or a card you write) and real-time capture research toolkit
 
             USAGE: dfkit <command> [options]
 

@@ -8,9 +8,9 @@ import Synchronization
 struct LiveCommand: Command {
     static let name = "live"
     static let summary = "run an enhancer as a JACK client (ports in/out) and report xruns, DSP load and callback times"
-    static let help = """
-        USAGE: dfkit live --jack [--model dfn3|gtcrn|DIR] [--input FILE] [--output FILE] [--seconds S]
-                          [--client NAME] [--no-connect] [--any-period] [--json] [--atten-lim DB] [--pf-beta B]
+    static var help: String { """
+        USAGE: dfkit live --jack [--model NAME|DIR] [--input FILE] [--output FILE] [--seconds S]
+                          [--client NAME] [--no-connect] [--any-period] [--json] [model options]
 
         Registers a JACK client with an input port 'in' and an output port 'out' on the server
         $JACK_DEFAULT_SERVER names (else the default one; it must be running, e.g.
@@ -32,7 +32,7 @@ struct LiveCommand: Command {
 
         OPTIONS:
           --jack           run as a JACK client (the only host so far; required)
-          --model M        dfn3 (default), gtcrn, or a model folder
+          --model M        a model's name (default \(ModelCatalog.defaultName); `dfkit models`) or folder
           --input FILE     play FILE through the enhancer instead of the input port
           --output FILE    write the enhanced signal, aligned with the input
           --seconds S      stop after S seconds
@@ -43,10 +43,10 @@ struct LiveCommand: Command {
                            frame - gcd(period, frame) of the period at start
           --json           print one JSON object (keys include xruns, period_frames,
                            sample_rate, latency_samples, processing_ms, dsp_load_percent)
-          --atten-lim DB   limit the attenuation (dfn3)
-          --pf-beta B      the post-filter's strength (dfn3)
+        \(EnhancerOptions.helpText)
           -h, --help       show this help
         """
+    }
 
     let model: String
     let options: EnhancerOptions

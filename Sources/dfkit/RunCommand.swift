@@ -17,7 +17,7 @@ struct RunCommand: Command {
         character outside [A-Za-z0-9._-] replaced by '_'. DIR is created if it does not exist.
 
         With --steps N the model runs N times, as a streaming caller runs a stateful export
-        (GTCRN's caches, Silero VAD's state): an input whose file holds N slices on an extra
+        (a streaming export's caches, a voice detector's state): an input whose file holds N slices on an extra
         leading axis is fed one slice per step; each --carry OUTPUT=INPUT feeds the output of one
         step to that input of the next, starting from the input's file (or zeros of its declared
         shape when it is not given); every other input is fed whole to each step. Each output is

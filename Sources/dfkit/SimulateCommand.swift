@@ -42,10 +42,10 @@ struct SimulateCommand: Command {
                                each hardware rate); default: a 440 Hz tone in white noise
           --output FILE        write the forwarded app-rate output as a 32-bit float WAV
           --processor P        passthrough (default), cost:MS (passes frames through, charged MS
-                               milliseconds each), or a model: dfn3 or gtcrn (at the app rate
-                               through the real-time chain: resampled to the model's rate,
-                               re-blocked into its hops; each frame charged its measured time;
-                               run with OPENBLAS_NUM_THREADS=1)
+                               milliseconds each), or a model's name as `dfkit models` lists
+                               it (at the app rate through the real-time chain: resampled to
+                               the model's rate, re-blocked into its hops; each frame charged
+                               its measured time; run with OPENBLAS_NUM_THREADS=1)
           --model DIR          the folder of the model --processor names (default: found as
                                `dfkit models` lists it)
           --disable-nc         noise cancelling off: frames pass through unprocessed, uncharged
@@ -142,17 +142,12 @@ struct SimulateCommand: Command {
     }
 
     private static func parseProcessor(_ text: String) throws -> ProcessorChoice {
-        switch text {
-        case "passthrough": return .passThrough
-        case let name where ModelCatalog.kinds.contains { $0.name == name }: return .model(name)
-        default:
-            guard text.hasPrefix("cost:"), let milliseconds = Double(text.dropFirst(5)),
-                  milliseconds.isFinite, milliseconds >= 0 else {
-                let models = ModelCatalog.kinds.map(\.name).joined(separator: ", ")
-                throw CommandLineError("--processor must be passthrough, cost:MS with MS ≥ 0, or a model (\(models)), got '\(text)'")
-            }
-            return .cost(milliseconds: milliseconds)
+        if text == "passthrough" { return .passThrough }
+        guard text.hasPrefix("cost:") else { return .model(text) }
+        guard let milliseconds = Double(text.dropFirst(5)), milliseconds.isFinite, milliseconds >= 0 else {
+            throw CommandLineError("--processor cost:MS needs MS ≥ 0 milliseconds, got '\(text)'")
         }
+        return .cost(milliseconds: milliseconds)
     }
 
     private static func parseFault(_ text: String) throws -> Fault {

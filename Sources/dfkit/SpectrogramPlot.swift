@@ -40,21 +40,10 @@ struct SpectrogramPlot {
          test: (name: String, samples: ArraySlice<Float>), sampleRate: Int, startTime: Double) throws {
         let count = min(reference.samples.count, test.samples.count)
         guard count > 0 else { throw Failure(description: "nothing to plot: the aligned signals overlap in 0 samples") }
-        // About 20 ms windows (1024 at 48 kHz, 512 at 16 kHz), hop a quarter window.
-        var fftSize = 16
-        while fftSize < sampleRate / 50 { fftSize *= 2 }
-        let hopSize = fftSize / 4
-        // Centred frames (as if padded by half a window at both ends) reach both ends of the signal.
-        let frames = Spectrogram.frameCount(sampleCount: count + fftSize, fftSize: fftSize, hopSize: hopSize)
-        let framesPerColumn = (frames + Self.maximumColumns - 1) / Self.maximumColumns
-
+        let layout = SpectrogramLayout(sampleRate: sampleRate, sampleCount: count, maximumColumns: Self.maximumColumns)
         let a = reference.samples.prefix(count), b = test.samples.prefix(count)
         let difference = zip(b, a).map { $0 - $1 }
-        func grid(_ samples: ArraySlice<Float>) throws -> DecibelGrid {
-            DecibelGrid(try Spectrogram(signal: samples, fftSize: fftSize, hopSize: hopSize, framesPerColumn: framesPerColumn,
-                                        centered: true),
-                        maximumRows: Self.maximumRows)
-        }
+        func grid(_ samples: ArraySlice<Float>) throws -> DecibelGrid { try layout.grid(samples, maximumRows: Self.maximumRows) }
         panels = [
             Panel(title: "A: \(reference.name)", grid: try grid(a)),
             Panel(title: "B: \(test.name)", grid: try grid(b)),
@@ -62,15 +51,15 @@ struct SpectrogramPlot {
         ]
         self.title = title
         self.caption = caption + [
-            "Spectrograms: Hann window \(fftSize), hop \(hopSize), \(framesPerColumn) frame(s) averaged per column, "
+            "Spectrograms: Hann window \(layout.fftSize), hop \(layout.hopSize), \(layout.framesPerColumn) frame(s) averaged per column, "
                 + "\(sampleRate) Hz; 0 dB is a full-scale sine; colours span the loudest cell down \(Int(Self.decibelSpan)) dB.",
         ]
         self.sampleRate = sampleRate
         self.startTime = startTime
         duration = Double(count) / Double(sampleRate)
-        self.fftSize = fftSize
-        self.hopSize = hopSize
-        self.framesPerColumn = framesPerColumn
+        fftSize = layout.fftSize
+        hopSize = layout.hopSize
+        framesPerColumn = layout.framesPerColumn
     }
 
     // MARK: Layout (SVG user units = CSS pixels)

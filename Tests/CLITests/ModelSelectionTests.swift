@@ -102,7 +102,7 @@ struct ModelSelectionTests {
         let neither = directory.appendingPathComponent("neither")
         try FileManager.default.createDirectory(at: neither, withIntermediateDirectories: true)
         try Data("x".utf8).write(to: neither.appendingPathComponent("readme.txt"))
-        try Self.refusal(["--model", neither.path], input: input, naming: neither.path, problem: "holds neither model's files", in: directory)
+        try Self.refusal(["--model", neither.path], input: input, naming: neither.path, problem: "holds no card.json", in: directory)
         for rate in [4_000, 384_000] {
             let signal = AudioSignal(sampleRate: rate, channels: [[Float](repeating: 0.1, count: rate / 10)])
             let odd = directory.appendingPathComponent("odd-\(rate).wav")

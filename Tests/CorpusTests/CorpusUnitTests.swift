@@ -111,3 +111,54 @@ struct CorpusUnitTests {
         #expect(throws: CorpusError.self) { try ResultsLog.records(in: [broken]) }
     }
 }
+
+/// The pieces of the report page and the listening test: the seeded draw against PCG's published
+/// demo output, the merge of several systems' records, old records without a reference.
+struct ComparisonUnitTests {
+    @Test func generatorReproducesThePCG32Demo() {
+        // pcg32-demo of pcg-c-basic (pcg-random.org), seeded with state 42, sequence 54.
+        var generator = PermutedCongruentialGenerator(seed: 42, stream: 54)
+        #expect((0..<6).map { _ in generator.next() } == [0xa15c_02b7, 0x7b47_f409, 0xba1d_3330, 0x83d2_f293, 0xbfa4_784b, 0xcbed_606e])
+        #expect(String((0..<65).map { _ in generator.below(2) == 1 ? "H" : "T" })
+            == "HHTTTHTHHHTHTTTHHHHHTTTHHHTHTHTHTTHTTTHHHHHHTTTTHHTTTTTHTTTTTTTHT")
+        #expect((0..<33).map { _ in generator.below(6) + 1 } == [3, 4, 1, 1, 2, 2, 3, 2, 4, 3, 2, 4, 3, 3, 5, 2, 3, 1, 3, 1, 5, 1, 4, 1, 5, 6, 4, 6, 6, 2, 6, 3, 3])
+    }
+
+    static func line(_ id: String, model: String, settings: String = "{}", time: Double, extra: String = "") -> String {
+        "{\"id\":\"\(id)\",\"input\":\"\(id).wav\",\"model\":\"\(model)\",\"settings\":\(settings),\"status\":\"ok\",\"finished_at\":\(time)\(extra)}\n"
+    }
+
+    @Test func recordsOfOneIdBySeveralSystemsStayApart() throws {
+        let text = Self.line("a", model: "dfn3", time: 1) + Self.line("a", model: "gtcrn", time: 2)
+            + Self.line("a", model: "dfn3", settings: "{\"atten_lim_db\":12}", time: 3) + Self.line("a", model: "dfn3", time: 4, extra: ",\"stoi\":0.9")
+        let path = try CorpusUnitTests.temporaryFile(Array(text.utf8))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let records = try ResultsLog.records(in: [path])
+        #expect(records.count == 3)
+        #expect(records.first { $0.model == "dfn3" && $0.settings.isEmpty }?.metrics["stoi"] == .number(0.9))
+        let items = try ComparedItem.items(records, by: "model,atten_lim_db")
+        #expect(items.count == 1 && Set(items[0].records.keys) == ["dfn3 / –", "gtcrn / –", "dfn3 / 12"])
+        // By model alone two dfn3 records of one id collide: refused, naming the id and a field that tells them apart.
+        #expect { try ComparedItem.items(records, by: "model") } throws: { error in
+            "\(error)".contains("id \"a\"") && "\(error)".contains("--by model,atten_lim_db")
+        }
+    }
+
+    @Test func recordsWithoutAReferenceStillLoadAndNewOnesKeepIt() throws {
+        let old = try JSONDecoder().decode(ResultRecord.self, from: Data(Self.line("a", model: "dfn3", time: 1).utf8))
+        #expect(old.reference == nil && old.metrics.isEmpty)
+        var record = old
+        record.reference = "/clean/a.wav"
+        let again = try JSONDecoder().decode(ResultRecord.self, from: try JSONEncoder().encode(record))
+        #expect(again.reference == "/clean/a.wav" && again.metrics.isEmpty)
+    }
+
+    @Test func wilsonIntervalsMatchPublishedValues() throws {
+        // Newcombe (1998), Statistics in Medicine 17:857, Table I: 81/263 → 0.2553–0.3662; 15/148 → 0.0624–0.1605; 0/20 → 0–0.1611.
+        for (successes, trials, lower, upper) in [(81, 263, 0.2553, 0.3662), (15, 148, 0.0624, 0.1605), (0, 20, 0.0, 0.1611)] {
+            let interval = try #require(BinomialInterval(successes: successes, trials: trials))
+            #expect(abs(interval.lower - lower) <= 0.00005 && abs(interval.upper - upper) <= 0.00005, "\(successes)/\(trials): \(interval)")
+        }
+        #expect(BinomialInterval(successes: 1, trials: 0) == nil)
+    }
+}

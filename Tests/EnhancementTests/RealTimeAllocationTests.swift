@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// The real-time paths behind the seam allocate nothing once built (counted by the interposed
-/// allocator of Tests/AllocationCounter over 500 calls): GTCRN hop by hop, and any model through
+/// allocator of Tests/AllocationCounter over 500 calls): every card model hop by hop, and any model through
 /// re-blocking and rate adaptation, at the model's rate and at others.
 struct RealTimeAllocationTests {
     /// Calls `process` on consecutive frames of `input`, counting the heap allocations.
@@ -25,14 +25,17 @@ struct RealTimeAllocationTests {
         }
     }
 
-    @Test func gtcrnAllocatesNothingPerHop() throws {
-        let model = try Models.named("gtcrn")
+    /// Every card model hop by hop: stateful sessions (GTCRN, DTLN's two graphs) and time-axis
+    /// streaming plans (NSNet2), the double-precision power spectrum and the overlap-add included.
+    @Test(arguments: ["gtcrn", "dtln", "nsnet2", "nsnet2-48k"])
+    func cardModelsAllocateNothingPerHop(model name: String) throws {
+        let model = try Models.named(name)
         let enhancer = try model.makeStreamingEnhancer(options: EnhancerOptions())
-        let count = Self.allocations(frameSize: enhancer.blockSize, of: try Models.speech(rate: 16_000)) { enhancer.process($0, into: $1) }
-        #expect(count == 0, "\(count) allocations")
+        let count = Self.allocations(frameSize: enhancer.blockSize, of: try Models.speech(rate: model.sampleRate)) { enhancer.process($0, into: $1) }
+        #expect(count == 0, "\(name): \(count) allocations")
     }
 
-    @Test(arguments: ["gtcrn", "dfn3"], [16_000, 44_100, 48_000])
+    @Test(arguments: ["gtcrn", "dtln", "dfn3"], [16_000, 44_100, 48_000])
     func rateAdaptedEnhancersAllocateNothingPerFrame(model name: String, sampleRate: Int) throws {
         let chain = try RateAdaptingEnhancer(enhancer: Models.named(name).makeStreamingEnhancer(options: EnhancerOptions()), sampleRate: sampleRate)
         let count = Self.allocations(frameSize: chain.samplesPerFrame, of: try Models.speech(rate: sampleRate)) { chain.process($0, into: $1) }

@@ -72,7 +72,8 @@ final class HostFixtures: Sendable {
         let dfkit = try ChildProcess.builtProduct("dfkit")
         var references: [String: [[Float]]] = [:]
         for (clip, model) in [("speech48", "dfn3"), ("speech16", "gtcrn"), ("speech48", "gtcrn"), ("stereo48", "dfn3"),
-                              ("speech48-pcm16", "dfn3"), ("stereo48-pcm16", "dfn3"), ("speech48-pcm16", "gtcrn")] {
+                              ("speech48-pcm16", "dfn3"), ("stereo48-pcm16", "dfn3"), ("speech48-pcm16", "gtcrn"),
+                              ("speech16", "dtln"), ("speech16", "nsnet2")] {
             let output = directory.appendingPathComponent("\(clip)-\(model)-reference.wav").path
             let result = try ChildProcess.run(dfkit, ["enhance", clips[clip]!.wav, "-o", output, "--streaming", "--float", "--model", model],
                                             environment: ["DFKIT_MODEL_DIR": RepositoryFiles.root.appendingPathComponent("Models").path])

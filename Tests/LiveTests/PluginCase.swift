@@ -1,6 +1,7 @@
 import EnhancerFixtures
 import Enhancement
 import Testing
+import TestSupport
 
 /// One plugin at one rate, as the host tests run it: which clip it gets, which reference it is
 /// held to, and the latency it must report.
@@ -16,6 +17,8 @@ struct PluginCase: Sendable, CustomTestStringConvertible {
     let controls: [(Int, Float)]
     /// The enable port's index.
     let enablePort: Int
+    /// What the host's environment adds (the model of the `dfkit_model_*` plugins).
+    var environment: [String: String?] = [:]
 
     var uri: String { "urn:deepfilterkit:\(label)" }
     var testDescription: String { "\(label) at \(rate) Hz" }
@@ -30,7 +33,15 @@ struct PluginCase: Sendable, CustomTestStringConvertible {
     static let gtcrnMono48 = PluginCase(label: "dfkit_gtcrn_mono", model: "gtcrn", clip: "speech48", rate: 48_000, channels: 1,
                                         lv2Ports: "ioccl", controls: [(2, 100), (3, 1)], enablePort: 3)
 
-    static let all = [dfn3Mono, dfn3Stereo, gtcrnMono, gtcrnMono48]
+    /// A card model by the plugin made of its card.
+    static let dtlnMono = PluginCase(label: "dfkit_dtln_mono", model: "dtln", clip: "speech16", rate: 16_000, channels: 1,
+                                     lv2Ports: "ioccl", controls: [(2, 100), (3, 1)], enablePort: 3)
+    /// A card model by the plugin whose model the environment names (a folder).
+    static let environmentNSNet2 = PluginCase(label: "dfkit_model_mono", model: "nsnet2", clip: "speech16", rate: 16_000, channels: 1,
+                                              lv2Ports: "ioccl", controls: [(2, 100), (3, 1)], enablePort: 3,
+                                              environment: ["DFKIT_PLUGIN_MODEL": RepositoryFiles.root.appendingPathComponent("Models/NSNet2").path])
+
+    static let all = [dfn3Mono, dfn3Stereo, gtcrnMono, gtcrnMono48, dtlnMono, environmentNSNet2]
 
     /// The latency the plugin must report, from its parts: the model's streaming latency at its
     /// rate (or the rate-adapting chain's, rounded to whole samples, at another), plus the

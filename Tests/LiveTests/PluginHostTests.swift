@@ -27,7 +27,7 @@ import TestSupport
             arguments += plugin.controls.flatMap { ["--control", "\($0.0)=\($0.1)"] }
         }
         let result = try ChildProcess.run(try ChildProcess.builtProduct("plugin-host"), arguments + options,
-                                        environment: fixtures.environment.merging(environment) { $1 })
+                                        environment: fixtures.environment.merging(plugin.environment) { $1 }.merging(environment) { $1 })
         let samples = FileManager.default.fileExists(atPath: output) ? try HostFixtures.readRaw(output, channels: plugin.channels) : []
         return (result.values, samples, result)
     }
@@ -52,7 +52,7 @@ import TestSupport
         try Self.expectReference(plugin, Self.host(plugin, options: ["--blocks", "\(block)"]), "\(plugin.label) blocks of \(block)")
     }
 
-    @Test(arguments: [PluginCase.dfn3Mono, .dfn3Stereo, .gtcrnMono], blockSizes)
+    @Test(arguments: [PluginCase.dfn3Mono, .dfn3Stereo, .gtcrnMono, .dtlnMono, .environmentNSNet2], blockSizes)
     func lv2AtEveryBlockSize(plugin: PluginCase, block: Int) throws {
         try Self.expectReference(plugin, Self.host(plugin, lv2: true, options: ["--blocks", "\(block)"]), "LV2 \(plugin.label) blocks of \(block)")
     }
@@ -162,8 +162,31 @@ import TestSupport
                                         ["ladspa", copy, "dfkit_dfn3_mono", "48000", fixtures.clip("speech48").raw, "-"],
                                         environment: ["DFKIT_MODEL_DIR": folder + "/nothing-here"])
         #expect(result.exited && result.status == 3)
-        #expect(result.standardError.contains("model dfn3 (folder DeepFilterNet3) not found in \(folder)/nothing-here (DFKIT_MODEL_DIR); set DFKIT_MODEL_DIR"),
+        #expect(result.standardError.contains("model dfn3 not found in \(folder)/nothing-here (DFKIT_MODEL_DIR); set DFKIT_MODEL_DIR"),
                 "\(result.standardError)")
+    }
+
+    /// The environment-chosen plugin without its variable: NULL, and stderr says what to set.
+    @Test func theEnvironmentPluginNamesItsVariable() throws {
+        let run = try Self.host(.environmentNSNet2, environment: ["DFKIT_PLUGIN_MODEL": nil])
+        #expect(run.result.exited && run.result.status == 3)
+        #expect(run.result.standardError.contains("dfkit_model_mono: cannot instantiate at 16000 Hz: set DFKIT_PLUGIN_MODEL"), "\(run.result.standardError)")
+    }
+
+    /// The LV2 bundle describes exactly the plugins the shared object makes of the repository's
+    /// models (plugin-host ttl writes it from them), port for port.
+    @Test func theLV2BundleIsTheOneTheLibraryDescribes() throws {
+        let fixtures = try HostFixtures.get()
+        let folder = fixtures.scratch("ttl")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let result = try ChildProcess.run(try ChildProcess.builtProduct("plugin-host"), ["ttl", fixtures.plugin.path, folder],
+                                          environment: ["DFKIT_MODEL_DIR": nil])
+        try #require(result.succeeded, "\(result.standardError)")
+        for file in ["manifest.ttl", "dfkit.ttl"] {
+            let written = try String(contentsOfFile: folder + "/" + file, encoding: .utf8)
+            let committed = try String(contentsOf: RepositoryFiles.root.appendingPathComponent("Plugins/dfkit.lv2/\(file)"), encoding: .utf8)
+            #expect(written == committed, "Plugins/dfkit.lv2/\(file) differs from what plugin-host ttl writes: regenerate it")
+        }
     }
 
     /// 100 instances in one process, each run over the clip: all alike, none crashes.

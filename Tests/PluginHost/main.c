@@ -5,6 +5,7 @@
 //
 //   plugin-host ladspa SO LABEL RATE IN OUT [options]
 //   plugin-host lv2 SO URI RATE IN OUT --bundle DIR --ports SPEC [options]
+//   plugin-host ttl SO DIR
 //
 // IN and OUT are raw 32-bit float files, channels interleaved (the plugin's audio input count);
 // OUT may be "-" to discard. SPEC gives the LV2 ports in index order, one letter each: i audio
@@ -19,6 +20,8 @@
 //   --instances N         instantiate N instances and run all over IN (OUT is instance 0's)
 //   --toggle-at N         switch the enable port (the one named by --enable-port) off at frame N
 //   --enable-port INDEX   the enable port's index, for --toggle-at
+// ttl writes DIR/manifest.ttl and DIR/dfkit.ttl, the LV2 bundle's description of every plugin SO
+// offers (dfkit_plugin_count and dfkit_plugin_port, which the descriptors are made from).
 // Prints "key value" lines: latency, frames, and with --count-realtime allocations, locks,
 // waits, sleeps, yields; run_us_p50, run_us_p99, run_us_max, run_us_total (instance 0's run()
 // calls), rss_kb. Exit status 3 when
@@ -129,7 +132,73 @@ static int compare_doubles(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
+// "100.0", "0.5": a float as Turtle writes a decimal.
+static void decimal(FILE *file, float value) {
+    char text[32];
+    snprintf(text, sizeof text, "%g", value);
+    fprintf(file, "%s%s", text, strpbrk(text, ".e") ? "" : ".0");
+}
+
+static int write_ttl(const char *so, const char *directory) {
+    void *library = dlopen(so, RTLD_NOW | RTLD_LOCAL);
+    if (!library) die("dlopen failed", dlerror());
+    int32_t (*count)(const char *) = (int32_t (*)(const char *))dlsym(library, "dfkit_plugin_count");
+    const char *(*label)(int32_t) = (const char *(*)(int32_t))dlsym(library, "dfkit_plugin_label");
+    const char *(*name)(int32_t) = (const char *(*)(int32_t))dlsym(library, "dfkit_plugin_name");
+    int32_t (*port_count)(int32_t) = (int32_t (*)(int32_t))dlsym(library, "dfkit_plugin_port_count");
+    int32_t (*port)(int32_t, int32_t, const char **, const char **, float *, float *, float *) =
+        (int32_t (*)(int32_t, int32_t, const char **, const char **, float *, float *, float *))dlsym(library, "dfkit_plugin_port");
+    if (!count || !label || !name || !port_count || !port) die("not a DeepFilterKit plugin library", so);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/manifest.ttl", directory);
+    FILE *manifest = fopen(path, "w");
+    snprintf(path, sizeof path, "%s/dfkit.ttl", directory);
+    FILE *ttl = fopen(path, "w");
+    if (!manifest || !ttl) die("cannot write into", directory);
+    fprintf(manifest, "@prefix lv2: <http://lv2plug.in/ns/lv2core#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n");
+    fprintf(ttl, "@prefix doap: <http://usefulinc.com/ns/doap#> .\n@prefix lv2: <http://lv2plug.in/ns/lv2core#> .\n"
+                 "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n\n"
+                 "# Written by Tests/PluginHost (plugin-host ttl SO DIR) from the plugins the shared object makes of the\n"
+                 "# repository's Models/; ports in the LADSPA descriptors' order. The latency port reports, in samples,\n"
+                 "# how far the output runs behind the input; it is fixed from instantiation on. Model options take\n"
+                 "# effect when the host activates the plugin. dfkit_model_* run the model DFKIT_PLUGIN_MODEL names.\n");
+    int32_t plugins = count(so);
+    for (int32_t plugin = 0; plugin < plugins; plugin++) {
+        fprintf(manifest, "\n<urn:deepfilterkit:%s>\n    a lv2:Plugin ;\n    lv2:binary <dfkit.so> ;\n    rdfs:seeAlso <dfkit.ttl> .\n", label(plugin));
+        fprintf(ttl, "\n<urn:deepfilterkit:%s>\n    a lv2:Plugin, lv2:FilterPlugin ;\n    doap:name \"%s\" ;\n"
+                     "    lv2:optionalFeature lv2:hardRTCapable ;\n    lv2:port [\n", label(plugin), name(plugin));
+        int32_t ports = port_count(plugin);
+        for (int32_t index = 0; index < ports; index++) {
+            const char *port_name = NULL, *symbol = NULL;
+            float minimum = 0, maximum = 0, fallback = 0;
+            int32_t kind = port(plugin, index, &port_name, &symbol, &minimum, &maximum, &fallback);
+            const char *type = kind == 0 ? "lv2:AudioPort, lv2:InputPort" : kind == 1 ? "lv2:AudioPort, lv2:OutputPort"
+                             : kind == 4 ? "lv2:ControlPort, lv2:OutputPort" : "lv2:ControlPort, lv2:InputPort";
+            fprintf(ttl, "        a %s ;\n        lv2:index %d ; lv2:symbol \"%s\" ; lv2:name \"%s\"", type, index, symbol, port_name);
+            if (kind == 2) {
+                fprintf(ttl, " ;\n        lv2:default ");
+                decimal(ttl, fallback);
+                fprintf(ttl, " ; lv2:minimum ");
+                decimal(ttl, minimum);
+                fprintf(ttl, " ; lv2:maximum ");
+                decimal(ttl, maximum);
+            } else if (kind == 3) {
+                fprintf(ttl, " ;\n        lv2:portProperty lv2:toggled ; lv2:designation lv2:enabled ;\n"
+                             "        lv2:default 1 ; lv2:minimum 0 ; lv2:maximum 1");
+            } else if (kind == 4) {
+                fprintf(ttl, " ;\n        lv2:portProperty lv2:reportsLatency, lv2:integer ; lv2:designation lv2:latency ;\n"
+                             "        lv2:minimum 0 ; lv2:maximum %d", (int)maximum);
+            }
+            fprintf(ttl, "\n    ]%s\n", index + 1 < ports ? " , [" : " .");
+        }
+    }
+    fclose(manifest);
+    fclose(ttl);
+    return 0;
+}
+
 int main(int argc, char **argv) {
+    if (argc == 4 && strcmp(argv[1], "ttl") == 0) return write_ttl(argv[2], argv[3]);
     if (argc < 7) die("usage: plugin-host ladspa|lv2 SO LABEL|URI RATE IN OUT [options]", NULL);
     struct plugin p = {0};
     p.lv2 = strcmp(argv[1], "lv2") == 0;

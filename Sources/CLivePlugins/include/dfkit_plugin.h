@@ -3,45 +3,35 @@
 
 #include <stdint.h>
 
-// The plugins' C ABI, implemented in Swift (Sources/LivePlugins/PluginEntryPoints.swift). The
-// descriptors here own the port layout; the Swift side learns each port's role and channel.
+// The plugins' C ABI, implemented in Swift (Sources/LivePlugins/PluginEntryPoints.swift). The Swift
+// side makes the plugins from the models it finds above the shared object (each model's options
+// become control ports); the LADSPA and LV2 descriptors here are filled from what it describes.
 
-enum dfkit_plugin_kind { DFKIT_DFN3_MONO = 0, DFKIT_DFN3_STEREO = 1, DFKIT_GTCRN_MONO = 2, DFKIT_PLUGIN_KIND_COUNT = 3 };
-
-enum dfkit_port_role {
-    DFKIT_AUDIO_INPUT = 0,
-    DFKIT_AUDIO_OUTPUT = 1,
-    DFKIT_ATTENUATION_LIMIT = 2,
-    DFKIT_POST_FILTER_BETA = 3,
-    DFKIT_ENABLE = 4,
-    DFKIT_LATENCY = 5,
+enum dfkit_port_kind {
+    DFKIT_PORT_AUDIO_INPUT = 0,
+    DFKIT_PORT_AUDIO_OUTPUT = 1,
+    DFKIT_PORT_CONTROL = 2,   // an input control with a range and a default
+    DFKIT_PORT_TOGGLE = 3,    // an input control that is on or off (enable)
+    DFKIT_PORT_LATENCY = 4,   // an output control: the latency in samples
 };
 
+// How many plugins there are; the first call makes the list from the models found above
+// plugin_path (the shared object's own path).
+int32_t dfkit_plugin_count(const char *plugin_path);
+const char *dfkit_plugin_label(int32_t plugin);
+const char *dfkit_plugin_name(int32_t plugin);
+const char *dfkit_plugin_copyright(int32_t plugin);
+unsigned long dfkit_plugin_unique_id(int32_t plugin);
+int32_t dfkit_plugin_port_count(int32_t plugin);
+// The port's kind (dfkit_port_kind), or -1 when plugin or port does not exist.
+int32_t dfkit_plugin_port(int32_t plugin, int32_t port, const char **name, const char **symbol, float *minimum, float *maximum,
+                          float *default_value);
+
 // NULL (with the reason on stderr) when the model is missing or the rate cannot be served.
-void *dfkit_plugin_instantiate(int32_t kind, double sample_rate, const char *plugin_path);
-void dfkit_plugin_connect(void *instance, int32_t role, int32_t channel, float *data);
+void *dfkit_plugin_instantiate(int32_t plugin, double sample_rate, const char *plugin_path);
+void dfkit_plugin_connect(void *instance, unsigned long port, float *data);
 void dfkit_plugin_activate(void *instance);
 void dfkit_plugin_run(void *instance, unsigned long count);
 void dfkit_plugin_cleanup(void *instance);
-
-// One port of a plugin, in descriptor order.
-struct dfkit_port {
-    enum dfkit_port_role role;
-    int channel;
-    const char *name;    // LADSPA port name
-    const char *symbol;  // LV2 symbol (the .ttl uses the same order)
-};
-
-struct dfkit_plugin_layout {
-    enum dfkit_plugin_kind kind;
-    const char *label;
-    const char *name;
-    unsigned long ladspa_id;
-    unsigned long port_count;
-    const struct dfkit_port *ports;
-};
-
-// The three plugins, indexed by kind.
-extern const struct dfkit_plugin_layout dfkit_plugin_layouts[DFKIT_PLUGIN_KIND_COUNT];
 
 #endif

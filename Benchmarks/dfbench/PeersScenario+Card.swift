@@ -1,14 +1,16 @@
 import DSP
 import Enhancement
 import Foundation
-import ModelCatalog
+import ModelCard
 
 extension PeersScenario {
-    /// GTCRN on one clip (resampled to 16 kHz with soxr VHQ on both sides): our offline enhancer
-    /// and our streaming enhancer hop by hop, whole chain from samples to samples, against
-    /// onnxruntime running the official arrangement (`Scripts/bench-ort-models.py`'s
-    /// `gtcrn arrangement`: numpy STFT, the frame loop, inverse STFT), interleaved round by round.
-    func runGTCRN(_ options: ScenarioOptions) throws {
+    /// A card model on one clip (resampled to the model's rate with soxr VHQ on both sides): our
+    /// offline enhancer and our streaming enhancer hop by hop, the whole chain from samples to
+    /// samples, against onnxruntime running the reference arrangement of the model's wheel
+    /// (`Scripts/bench-card-peers.py`: the same loop the faithfulness references run, numpy and
+    /// onnxruntime), interleaved round by round. Per hop: ours measured call by call, the peer's
+    /// run time over the hops it covers (its loop is not ours to time inside).
+    func runCard(_ model: CardModel, _ options: ScenarioOptions) throws {
         let clip = options.string("--clip") ?? "Tests/Fixtures/generated/sample/noisy_speech.wav"
         let runs = try options.positiveInt("--runs") ?? 5
         if ProcessInfo.processInfo.environment["OPENBLAS_NUM_THREADS"] != "1" {
@@ -18,15 +20,21 @@ extension PeersScenario {
         guard signal.sampleRate == 48_000, signal.channelCount == 1 else {
             throw BenchmarkError("peers: \(clip) must be 48 kHz mono, got \(signal.sampleRate) Hz × \(signal.channelCount)")
         }
-        let resampler = try SoxrResampler(inputRate: 48_000, outputRate: 16_000, quality: .veryHigh)
-        let samples = resampler.process(signal.channels[0]) + resampler.finish()
-        let model = try ModelCatalog.model("gtcrn")
+        let rate = model.sampleRate
+        let samples: [Float]
+        if rate == 48_000 {
+            samples = signal.channels[0]
+        } else {
+            let resampler = try SoxrResampler(inputRate: 48_000, outputRate: rate, quality: .veryHigh)
+            samples = resampler.process(signal.channels[0]) + resampler.finish()
+        }
         let offline = try model.makeOfflineEnhancer(options: EnhancerOptions())
         let stream = try model.makeStreamingEnhancer(options: EnhancerOptions())
-        let harness = try PeerHarness(script: "Scripts/bench-ort-models.py", arguments: ["--clip", clip, "--models", "gtcrn"])
-        let seconds = Double(samples.count) / 16_000
+        let harness = try PeerHarness(script: "Scripts/bench-card-peers.py", arguments: ["--clip", clip, "--model", model.name])
+        let seconds = Double(samples.count) / Double(rate)
+        let hopMilliseconds = Double(model.hopSize) * 1000 / Double(rate)
         let entrants = [Entrant(peer: "deepfilterkit", mode: "offline"), Entrant(peer: "deepfilterkit", mode: "per-frame"),
-                        Entrant(peer: "onnxruntime", mode: "arrangement")]
+                        Entrant(peer: "onnxruntime", mode: "arrangement"), Entrant(peer: "onnxruntime", mode: "per-frame")]
         var series: [Entrant: Series] = [:]
         for round in 0...runs {
             for entrant in round % 2 == 0 ? entrants.reversed() : entrants {
@@ -40,8 +48,8 @@ extension PeersScenario {
                 case "per-frame":
                     (rtf, hops) = Self.hopRun(stream, samples: samples)
                 default:
-                    let run = try harness.run(peer: "gtcrn", mode: "arrangement")
-                    (rtf, hops) = (Double(run.ns) / 1e9 / run.audioSeconds, run.frameNs.map { Double($0) / 1e6 })
+                    let run = try harness.run(peer: model.name, mode: entrant.mode == "per-frame" ? "per-frame" : "arrangement")
+                    (rtf, hops) = (Double(run.ns) / 1e9 / run.audioSeconds, entrant.mode == "per-frame" ? run.frameNs.map { Double($0) / 1e6 } : [])
                 }
                 guard round > 0 else { continue }
                 series[entrant, default: Series()].rtfs.append(rtf)
@@ -49,25 +57,33 @@ extension PeersScenario {
             }
         }
         let results = entrants.map { Self.result($0, series[$0]!) }
-        let peer = entrants[2]
-        let ratios = entrants.prefix(2).map { Self.pairedRatio($0, series[$0]!, over: peer, series[peer]!) }
+        let ratios = [Self.pairedRatio(entrants[0], series[entrants[0]]!, over: entrants[2], series[entrants[2]]!),
+                      Self.pairedRatio(entrants[1], series[entrants[1]]!, over: entrants[2], series[entrants[2]]!)]
+        let hopRatio = Self.medianRatio(of: series[entrants[1]]!.hopMilliseconds, over: series[entrants[3]]!.hopMilliseconds)
         var lines = [
-            "GTCRN on \(clip) at 16 kHz (\(String(format: "%.2f", seconds)) s), one thread, \(runs) interleaved rounds after a warm-up round; "
-                + "RTF median of the rounds (spread); per-frame times per 16 ms hop (ours: the whole chain; onnxruntime: its network calls)",
+            "\(model.name) on \(clip) at \(rate) Hz (\(String(format: "%.2f", seconds)) s), one thread, \(runs) interleaved rounds after a warm-up "
+                + "round; RTF median of the rounds (spread); per hop = RTF × \(String(format: "%.2f", hopMilliseconds)) ms (ours per call: p50, p99)",
             "",
-            "| runtime | mode | RTF | RTF spread | p50 ms | p99 ms |",
-            "|---|---|---|---|---|---|",
+            "| runtime | mode | RTF | RTF spread | per hop ms | p50 ms | p99 ms |",
+            "|---|---|---|---|---|---|---|",
         ]
         for r in results {
-            lines.append(String(format: "| %@ | %@ | %.4f | %.4f–%.4f | %@ | %@ |", r.peer, r.mode, r.rtf, r.rtfMin ?? 0, r.rtfMax ?? 0,
-                                r.p50Ms.map { String(format: "%.3f", $0) } ?? "–", r.p99Ms.map { String(format: "%.3f", $0) } ?? "–"))
+            lines.append(String(format: "| %@ | %@ | %.4f | %.4f–%.4f | %.4f | %@ | %@ |", r.peer, r.mode, r.rtf, r.rtfMin ?? 0, r.rtfMax ?? 0,
+                                r.rtf * hopMilliseconds, r.p50Ms.map { String(format: "%.4f", $0) } ?? "–",
+                                r.p99Ms.map { String(format: "%.4f", $0) } ?? "–"))
         }
-        lines += ["", "| ours / onnxruntime arrangement (RTF, whole chain), median of the rounds' ratios (range) | |", "|---|---|"]
+        lines += ["", "| ours / onnxruntime arrangement (RTF, whole chain; per hop alike), median of the rounds' ratios (range) | |", "|---|---|"]
         for ratio in ratios {
             lines.append(String(format: "| deepfilterkit %@ | %.2f× (%.2f–%.2f) |", ratio.oursMode, ratio.median, ratio.min, ratio.max))
         }
+        lines.append(String(format: "| deepfilterkit per hop (p50) / onnxruntime per-frame call (p50) | %.2f× |", hopRatio))
         let markdown = lines.joined(separator: "\n")
         try options.publish(PeerReport(results: results, pairedRatios: ratios, openblasCore: nil), markdown: markdown)
+    }
+
+    /// The median of `ours` over the median of `theirs`.
+    static func medianRatio(of ours: TimingSamples, over theirs: TimingSamples) -> Double {
+        ours.median / theirs.median
     }
 
     /// One pass of a streaming enhancer over `samples`, one hop per call from a fresh state, whole
