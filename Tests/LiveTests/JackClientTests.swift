@@ -136,6 +136,40 @@ import TestSupport
         #expect(difference <= Self.tolerance, "period \(period): \(difference)")
     }
 
+    /// `--any-period`: the server's period changed twice while the client plays the 20 s clip
+    /// (`jack_bufsize` 256 → 1024 → 480). The output is still the streaming path's samples, at the
+    /// latency of any block sizes (DFN3's 1440 plus 480 − 1), with no late sample. A missed cycle
+    /// does not matter here: the file is played by the callbacks, so none is lost.
+    @Test func aPeriodChangedWhileRunningKeepsTheStreamingPathsSamples() throws {
+        let (input, reference) = try Self.clip.get()
+        let server = try Server(period: 256)
+        defer { server.stop() }
+        let output = try HostFixtures.get().scratch("jack-any-period.wav")
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        let environment = try HostFixtures.get().environment.merging(["JACK_DEFAULT_SERVER": server.name]) { $1 }
+        let bufsize = try Subprocess.tool("jack_bufsize", package: "jackd2")
+        let name = server.name
+        let changer = Thread {
+            for (delay, period) in [(4, 1024), (4, 480)] {
+                sleep(UInt32(delay))
+                _ = try? ChildProcess.run(bufsize, ["\(period)"], environment: ["JACK_DEFAULT_SERVER": name])
+            }
+        }
+        changer.start()
+        let result = try ChildProcess.run(try ChildProcess.builtProduct("dfkit"), ["live", "--jack", "--any-period", "--input", input, "--output", output, "--json"],
+                                          environment: environment)
+        let report = try Self.json(result, server)
+        print("jackd -p 256 → 1024 → 480, --any-period: \(result.standardOutput)")
+        #expect(report["period_frames"] as? Int == 480, "the period at the end")
+        #expect(report["latency_samples"] as? Int == 1_440 + 480 - 1)
+        #expect(report["late_samples"] as? Int == 0)
+        #expect(report["underruns"] as? Int == 0 && report["overruns"] as? Int == 0)
+        let written = try AudioFileReader.read(path: output).channels[0]
+        #expect(written.count == reference.count)
+        let difference = HostFixtures.largestDifference([written], shiftedBy: 0, from: [reference])
+        #expect(difference <= Self.tolerance, "\(difference)")
+    }
+
     @Test func theTextReportNamesWhatItMeasured() throws {
         let server = try Server(period: 480)
         defer { server.stop() }
