@@ -38,9 +38,16 @@ final class EnhancementEngine {
 
         init(plans: NetworkPlans, frame: NetworkPlans, config: ModelConfig) throws {
             self.plans = plans
-            encoder = try CarriedStateHandOver(frame: frame.encoder, chunk: plans.encoder, file: ModelBundle.graphFileNames.encoder)
-            erbDecoder = try CarriedStateHandOver(frame: frame.erbDecoder, chunk: plans.erbDecoder, file: ModelBundle.graphFileNames.erbDecoder)
-            dfDecoder = try CarriedStateHandOver(frame: frame.dfDecoder, chunk: plans.dfDecoder, file: ModelBundle.graphFileNames.dfDecoder)
+            func handOver(_ frame: StreamingPlan, _ chunk: StreamingPlan, file: String) throws -> CarriedStateHandOver {
+                do {
+                    return try CarriedStateHandOver(frame: frame, chunk: chunk)
+                } catch {
+                    throw EnhancementError.network(graph: file, reason: "\(error)")
+                }
+            }
+            encoder = try handOver(frame.encoder, plans.encoder, file: ModelBundle.graphFileNames.encoder)
+            erbDecoder = try handOver(frame.erbDecoder, plans.erbDecoder, file: ModelBundle.graphFileNames.erbDecoder)
+            dfDecoder = try handOver(frame.dfDecoder, plans.dfDecoder, file: ModelBundle.graphFileNames.dfDecoder)
             spectra = .allocate(capacity: (plans.framesPerRun + config.deepFilterOrder - 1) * 2 * config.binCount)
             spectra.initialize(repeating: 0)
             complexFeature = .allocate(capacity: 2 * config.deepFilterBinCount)

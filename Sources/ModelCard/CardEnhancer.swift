@@ -1,5 +1,6 @@
 import DSP
 import Enhancement
+import Inference
 import Glibc
 
 /// Any card's model one hop at a time, sample for sample as the card's arrangement runs a whole
@@ -10,6 +11,12 @@ import Glibc
 /// framing implies (`ModelCard.Framing.latency`). Samples the output would hold before the signal
 /// starts are silence. `finish` ends the signal as the card's offline arrangement ends it (zeros,
 /// or the reflection and envelope of centred framing), so a stream equals the offline output.
+///
+/// For files, a card whose one graph runs along a time axis on the frame's features (NSNet2) can
+/// take chunks of frames per call (`framesPerChunk`): the graph's chunk plan reads each weight
+/// once per chunk instead of once per frame, the frames a chunk cannot take (the first and the
+/// last) go through its one-frame plan, and the carried state passes between the two. The numbers
+/// are the same up to the order of the sums.
 ///
 /// After `init`, `process` allocates nothing, takes no lock and cannot fail.
 final class CardEnhancer: StreamingEnhancer {
@@ -30,7 +37,44 @@ final class CardEnhancer: StreamingEnhancer {
     let sampleRate: Int
     let hopSize: Int
     let latency: Int
-    var blockSize: Int { hopSize }
+    var blockSize: Int { hopSize * (chunk?.frames ?? 1) }
+
+    /// What running chunks of frames through one time-axis graph needs.
+    private final class Chunk {
+        let frames: Int
+        let step: CardGraphStep
+        let handOver: CarriedStateHandOver
+        /// The chunk plan's feature input and its output, each frame's row `width` floats apart.
+        let input: UnsafeMutableBufferPointer<Float>
+        let feature: ModelCard.Feature
+        let output: UnsafeMutableBufferPointer<Float>
+        let role: ModelCard.OutputRole
+        /// Each frame's spectrum, kept from analysis to synthesis.
+        let spectra: UnsafeMutableBufferPointer<Float>
+        let starts: UnsafeMutableBufferPointer<Int>
+
+        init(frames: Int, step: CardGraphStep, handOver: CarriedStateHandOver, input: UnsafeMutableBufferPointer<Float>,
+             feature: ModelCard.Feature, output: UnsafeMutableBufferPointer<Float>, role: ModelCard.OutputRole, spectrumSize: Int) {
+            self.frames = frames
+            self.step = step
+            self.handOver = handOver
+            self.input = input
+            self.feature = feature
+            self.output = output
+            self.role = role
+            spectra = .allocate(capacity: frames * spectrumSize)
+            spectra.initialize(repeating: 0)
+            starts = .allocate(capacity: frames)
+            starts.initialize(repeating: 0)
+        }
+
+        deinit {
+            spectra.deallocate()
+            starts.deallocate()
+        }
+    }
+
+    private let chunk: Chunk?
 
     private let frameLength: Int
     private let fftSize: Int
@@ -63,7 +107,9 @@ final class CardEnhancer: StreamingEnhancer {
     private var spectrumChanged = false
     private var timeValid = false
 
-    init(card: ModelCard, graphs: [CardCheck.LoadedGraph]) throws {
+    /// - Parameter framesPerChunk: frames per graph call for files, when the card allows it
+    ///   (`CardEnhancer.chunkable`); nil: one hop per call.
+    init(card: ModelCard, graphs: [CardCheck.LoadedGraph], framesPerChunk: Int? = nil) throws {
         let framing = card.framing
         name = card.name
         sampleRate = card.sampleRate
@@ -103,6 +149,23 @@ final class CardEnhancer: StreamingEnhancer {
             made[loaded.entry.name] = step
         }
         steps = bound
+        if let frames = framesPerChunk, frames > 1, let loaded = graphs.first, let frameStep = bound.first?.step,
+           let (input, feature) = loaded.entry.inputs.first.flatMap({ name, binding in
+               if case .feature(let feature) = binding { return (name, feature) }
+               return nil
+           }), let (output, role) = loaded.entry.outputs.first.map({ ($0.key, $0.value) }) {
+            let step = try CardGraphStep(entry: loaded.entry, graph: loaded.graph, inputShapes: loaded.inputShapes, starts: loaded.starts,
+                                         framesPerRun: frames)
+            guard let framePlan = frameStep.streamingPlan, let chunkPlan = step.streamingPlan else {
+                throw EnhancerError.unsupported("\(loaded.entry.file): chunks of frames need a graph with a time axis")
+            }
+            chunk = Chunk(frames: frames, step: step, handOver: try CarriedStateHandOver(frame: framePlan, chunk: chunkPlan),
+                          input: try Self.buffer(step.input(input), "input '\(input)' of \(loaded.entry.file)"), feature: feature,
+                          output: try Self.buffer(step.output(output), "output '\(output)' of \(loaded.entry.file)"), role: role,
+                          spectrumSize: 2 * (framing.fft / 2 + 1))
+        } else {
+            chunk = nil
+        }
         func zeros(_ count: Int) -> UnsafeMutableBufferPointer<Float> {
             let buffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: max(count, 1))
             buffer.initialize(repeating: 0)
@@ -112,9 +175,10 @@ final class CardEnhancer: StreamingEnhancer {
         spectrum = zeros(2 * binCount)
         time = zeros(fftSize)
         synthesized = zeros(hopSize)
-        history = SampleQueue(capacity: frameLength + 3 * hopSize)
+        let hopsPerCall = framesPerChunk ?? 1
+        history = SampleQueue(capacity: frameLength + (hopsPerCall + 3) * hopSize)
         head = zeros(centred ? -firstFrameStart + 1 : 0)
-        pending = SampleQueue(capacity: latency + frameLength + 3 * hopSize)
+        pending = SampleQueue(capacity: latency + frameLength + (hopsPerCall + 3) * hopSize)
         reset()
     }
 
@@ -130,16 +194,59 @@ final class CardEnhancer: StreamingEnhancer {
 
     func process(_ input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>) {
         receive(input)
+        if let chunk, frameIsReady(nextFrame + chunk.frames - 1) {
+            runChunk(chunk)
+        }
         while frameIsReady(nextFrame) {
+            chunk?.handOver.toFrame()
             runFrame(nextFrame, finalLength: nil)
             nextFrame += 1
         }
-        emit(hopSize, into: output)
+        emit(input.count, into: output)
+    }
+
+    /// Whether `card` can run chunks of frames per call: one graph, along a time axis, one
+    /// spectral feature in and a mask or spectrum out, each frame's slice of them contiguous.
+    static func chunkable(_ card: ModelCard) -> Bool {
+        guard card.graphs.count == 1, let graph = card.graphs.first, graph.timeAxis != nil, graph.inputs.count == 1, graph.outputs.count == 1,
+              case .feature(let feature)? = graph.inputs.first?.value, feature != .time, graph.outputs.first?.value != .time else { return false }
+        return true
+    }
+
+    /// The next `chunk.frames` frames, all ready: analysed one by one, the graph run once over
+    /// them, each frame's output applied and synthesised in order.
+    private func runChunk(_ chunk: Chunk) {
+        chunk.handOver.toChunk()
+        let width = chunk.input.count / chunk.frames, spectrumSize = 2 * binCount
+        for j in 0..<chunk.frames {
+            let start = firstFrameStart + (nextFrame + j) * hopSize
+            chunk.starts[j] = start
+            assembleFrame(start: start, finalLength: nil)
+            spectrumValid = false
+            spectrumChanged = false
+            powerValid = false
+            let row = UnsafeMutableBufferPointer(rebasing: chunk.input[(j * width)..<((j + 1) * width)])
+            fill(row, from: .feature(chunk.feature))
+            makeSpectrum()
+            (chunk.spectra.baseAddress! + j * spectrumSize).update(from: spectrum.baseAddress!, count: spectrumSize)
+        }
+        chunk.step.run()
+        let outputWidth = chunk.output.count / chunk.frames
+        for j in 0..<chunk.frames {
+            spectrum.baseAddress!.update(from: chunk.spectra.baseAddress! + j * spectrumSize, count: spectrumSize)
+            spectrumValid = true
+            spectrumChanged = false
+            timeValid = false
+            apply(UnsafeMutableBufferPointer(rebasing: chunk.output[(j * outputWidth)..<((j + 1) * outputWidth)]), as: chunk.role)
+            synthesize(start: chunk.starts[j])
+        }
+        nextFrame += chunk.frames
     }
 
     func finish(_ remainder: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>) -> Int {
         receive(remainder)
         let length = received
+        chunk?.handOver.toFrame()
         if centred {
             let lastFrame = length / hopSize
             while nextFrame <= lastFrame {
@@ -168,6 +275,7 @@ final class CardEnhancer: StreamingEnhancer {
 
     func reset() {
         for bound in steps { bound.step.reset() }
+        chunk?.handOver.reset()
         analyzer.reset()
         synthesizer.reset()
         history.removeAll()
@@ -218,14 +326,19 @@ final class CardEnhancer: StreamingEnhancer {
         return index < head.count ? head[index] : 0
     }
 
-    private func runFrame(_ t: Int, finalLength: Int?) {
-        let start = firstFrameStart + t * hopSize
+    /// The samples frame `start…` covers into `frame`.
+    private func assembleFrame(start: Int, finalLength: Int?) {
         let historyStart = received - history.count
         if start >= historyStart && start + frameLength <= received {
             frame.baseAddress!.update(from: history.samples.baseAddress! + (start - historyStart), count: frameLength)
         } else {
             for n in 0..<frameLength { frame[n] = sample(at: start + n, length: finalLength) }
         }
+    }
+
+    private func runFrame(_ t: Int, finalLength: Int?) {
+        let start = firstFrameStart + t * hopSize
+        assembleFrame(start: start, finalLength: finalLength)
         spectrumValid = false
         spectrumChanged = false
         timeValid = false
@@ -235,6 +348,12 @@ final class CardEnhancer: StreamingEnhancer {
             bound.step.run()
             for output in bound.outputs { apply(output.buffer, as: output.role) }
         }
+        synthesize(start: start)
+    }
+
+    /// The frame starting at `start`, as the chain left it, into the overlap-add; the hop it
+    /// completes goes to the output (none of it before the signal's first sample).
+    private func synthesize(start: Int) {
         if timeValid && (!spectrumValid || !spectrumChanged) {
             synthesizer.overlapAdd(block: UnsafeBufferPointer(time), into: synthesized)
         } else {

@@ -1,4 +1,5 @@
 import Inference
+import ONNX
 
 /// One graph of a card bound for running, one frame per call: a stateful session whose state
 /// inputs are fed from their outputs, or, for a graph with a time axis, a streaming plan that
@@ -19,14 +20,22 @@ final class CardGraphStep {
     /// The planned shape of every input and output the step exposes, by name.
     let shapes: [String: [Int]]
 
-    /// - Parameter starts: the starting values of state inputs (zeros when absent).
+    /// - Parameters:
+    ///   - starts: the starting values of state inputs (zeros when absent).
+    ///   - framesPerRun: frames per call along the time axis (a graph with one; else 1).
     /// - Throws: `InferenceError` or `StreamingError` when the graph cannot be planned so.
-    init(entry: ModelCard.GraphEntry, graph: Graph, inputShapes: [String: [Int]], starts: [String: Tensor]) throws {
+    init(entry: ModelCard.GraphEntry, graph: Graph, inputShapes: [String: [Int]], starts: [String: Tensor], framesPerRun: Int = 1) throws {
         self.entry = entry
         var inputs: [String: Tensor] = [:]
         var outputs: [String: Tensor] = [:]
         if let timeAxis = entry.timeAxis {
-            let plan = try StreamingPlan(graph: graph, timeSymbol: timeAxis, framesPerRun: 1, inputShapes: inputShapes)
+            var shapes = inputShapes
+            for name in inputShapes.keys {
+                guard let id = graph.inputs.first(where: { graph.values[$0].name == name }),
+                      let axis = graph.values[id].declaredShape?.firstIndex(of: .symbolic(timeAxis)) else { continue }
+                shapes[name]![axis] = framesPerRun
+            }
+            let plan = try StreamingPlan(graph: graph, timeSymbol: timeAxis, framesPerRun: framesPerRun, inputShapes: shapes)
             for name in graph.inputNames { inputs[name] = plan.input(named: name) }
             for name in graph.outputNames { outputs[name] = plan.output(named: name) }
             runner = .streaming(plan)
@@ -57,6 +66,12 @@ final class CardGraphStep {
         inputBuffers = floats(inputs)
         outputBuffers = floats(outputs)
         self.shapes = shapes
+    }
+
+    /// The streaming plan of a graph with a time axis (nil for a session).
+    var streamingPlan: StreamingPlan? {
+        if case .streaming(let plan) = runner { return plan }
+        return nil
     }
 
     /// The buffer of input `name` (nil: not a float32 input a caller writes).

@@ -3,7 +3,8 @@ import Inference
 
 /// A model described by a card (`card.json` beside its ONNX graphs), behind the seam like any
 /// other: its card checked against its graphs when loaded, its enhancers made from the card.
-/// Files are enhanced by the same stream, which runs the card's arrangement frame by frame.
+/// Files are enhanced by the same stream, which runs the card's arrangement frame by frame, or —
+/// for a card whose one graph runs along a time axis — in chunks of `framesPerChunk` frames.
 public final class CardModel: EnhancerModel, @unchecked Sendable {
     public let card: ModelCard
     public let directory: String
@@ -37,7 +38,11 @@ public final class CardModel: EnhancerModel, @unchecked Sendable {
         return try CardEnhancer(card: card, graphs: graphs)
     }
 
+    /// Frames per graph call for files, where the card allows chunks.
+    public static let framesPerChunk = 100
+
     public func makeOfflineEnhancer(options: EnhancerOptions) throws -> any StreamingEnhancer {
-        try makeStreamingEnhancer(options: options)
+        try options.check(against: self)
+        return try CardEnhancer(card: card, graphs: graphs, framesPerChunk: CardEnhancer.chunkable(card) ? Self.framesPerChunk : nil)
     }
 }

@@ -41,7 +41,10 @@ struct CardReferenceTests {
         #expect(snr >= Self.minimumSNR, "\(name) on \(clip): \(snr) dB")
     }
 
-    /// Fed hop by hop, the stream's output from `latency` on is the offline output, sample for sample.
+    /// Fed hop by hop, the stream's output from `latency` on is the offline output: sample for sample
+    /// where files run the same frames (one per call), within the bound DFN3's stream is held to
+    /// its chunked offline output where files run chunks of frames per call (NSNet2: the sums of
+    /// a chunk's products in another order; 6e-8 measured).
     @Test(arguments: ["gtcrn", "dtln", "nsnet2", "nsnet2-48k"])
     func streamEqualsOfflinePastTheLatency(model name: String) throws {
         let model = try Models.named(name)
@@ -67,6 +70,12 @@ struct CardReferenceTests {
         streamed += tail.prefix(count)
         #expect(streamed.count == input.count + stream.latency)
         #expect(streamed.prefix(stream.latency).allSatisfy { $0 == 0 }, "the stream's first \(stream.latency) samples are silence")
-        #expect(Array(streamed.dropFirst(stream.latency)) == offline, "\(name): stream and offline differ past the latency")
+        let aligned = Array(streamed.dropFirst(stream.latency))
+        if try model.makeOfflineEnhancer(options: EnhancerOptions()).blockSize == stream.blockSize {
+            #expect(aligned == offline, "\(name): stream and offline differ past the latency")
+        } else {
+            let largest = zip(aligned, offline).map { abs($0 - $1) }.max() ?? 0
+            #expect(largest <= Float(Tolerance.reordered.absolute), "\(name): stream and chunked offline differ by \(largest)")
+        }
     }
 }
